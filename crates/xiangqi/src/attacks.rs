@@ -1,0 +1,562 @@
+//! Attack tables, built at compile time, and the functions that read them.
+//!
+//! Chariots and cannons slide along ranks and files. A rank's occupancy is nine consecutive bits
+//! of the board word; a file's occupancy is ten consecutive bits of a second, file-major word
+//! (`file * 10 + rank`) that the position keeps beside the first. Both index small tables, so a
+//! line attack costs two shifts, two masks and two loads.
+
+use crate::bitboard::Bitboard;
+use crate::piece::Color;
+use crate::square::{Square, FILES, RANKS, SQUARES};
+
+/// Bits of one rank (nine points) or one file (ten points).
+const RANK_BITS: u32 = 0x1FF;
+const FILE_BITS: u32 = 0x3FF;
+
+/// Points reached from `pos` on a line of `len` points with occupancy `occ`, up to and including
+/// the first piece in each direction: the chariot's moves and captures.
+const fn slide_line(pos: u32, occ: u32, len: u32) -> u16 {
+    let mut out = 0u32;
+    let mut i = pos + 1;
+    while i < len {
+        out |= 1 << i;
+        if occ >> i & 1 != 0 {
+            break;
+        }
+        i += 1;
+    }
+    let mut i = pos as i32 - 1;
+    while i >= 0 {
+        out |= 1 << i;
+        if occ >> i & 1 != 0 {
+            break;
+        }
+        i -= 1;
+    }
+    out as u16
+}
+
+/// The point of the first piece beyond the first screen in each direction: what a cannon on
+/// `pos` attacks.
+const fn cannon_line(pos: u32, occ: u32, len: u32) -> u16 {
+    let mut out = 0u32;
+    let mut screened = false;
+    let mut i = pos + 1;
+    while i < len {
+        if occ >> i & 1 != 0 {
+            if screened {
+                out |= 1 << i;
+                break;
+            }
+            screened = true;
+        }
+        i += 1;
+    }
+    screened = false;
+    let mut i = pos as i32 - 1;
+    while i >= 0 {
+        if occ >> i & 1 != 0 {
+            if screened {
+                out |= 1 << i;
+                break;
+            }
+            screened = true;
+        }
+        i -= 1;
+    }
+    out as u16
+}
+
+const fn rank_table(cannon: bool) -> [[u16; 512]; 9] {
+    let mut t = [[0u16; 512]; 9];
+    let mut pos = 0;
+    while pos < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            t[pos][occ] = if cannon {
+                cannon_line(pos as u32, occ as u32, 9)
+            } else {
+                slide_line(pos as u32, occ as u32, 9)
+            };
+            occ += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+const fn file_table(cannon: bool) -> [[u16; 1024]; 10] {
+    let mut t = [[0u16; 1024]; 10];
+    let mut pos = 0;
+    while pos < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            t[pos][occ] = if cannon {
+                cannon_line(pos as u32, occ as u32, 10)
+            } else {
+                slide_line(pos as u32, occ as u32, 10)
+            };
+            occ += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+/// Turns a ten-bit file mask (bit = rank) into the board bits of file `a`.
+const fn file_spread_table() -> [u128; 1024] {
+    let mut t = [0u128; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        let mut r = 0;
+        while r < 10 {
+            if m >> r & 1 != 0 {
+                t[m] |= 1u128 << (r * 9);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+static RANK_CHARIOT: [[u16; 512]; 9] = rank_table(false);
+static RANK_CANNON: [[u16; 512]; 9] = rank_table(true);
+static FILE_CHARIOT: [[u16; 1024]; 10] = file_table(false);
+static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
+static FILE_SPREAD: [u128; 1024] = file_spread_table();
+
+/// Index of a square in the file-major word: `file * 10 + rank`.
+static FILE_MAJOR_INDEX: [u8; SQUARES] = {
+    let mut t = [0u8; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = ((i % 9) * 10 + i / 9) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The bit of `sq` in the file-major occupancy word.
+#[inline]
+pub fn file_major_bit(sq: Square) -> u128 {
+    1u128 << FILE_MAJOR_INDEX[sq.index()]
+}
+
+/// Both occupancy words of a position: the board word and its file-major twin.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Occupancy {
+    /// Occupied squares, rank-major.
+    pub board: Bitboard,
+    /// Occupied squares, file-major (`file * 10 + rank`).
+    pub by_file: u128,
+}
+
+impl Occupancy {
+    /// The occupancy after a piece leaves `from` and lands on `to` (which may have been occupied).
+    #[inline]
+    pub fn after_move(self, from: Square, to: Square) -> Occupancy {
+        Occupancy {
+            board: Bitboard((self.board.0 & !(1u128 << from.index())) | 1u128 << to.index()),
+            by_file: (self.by_file & !file_major_bit(from)) | file_major_bit(to),
+        }
+    }
+
+    #[inline]
+    fn rank_bits(self, sq: Square) -> usize {
+        (self.board.0 >> (sq.rank() as u32 * 9)) as usize & RANK_BITS as usize
+    }
+
+    #[inline]
+    fn file_bits(self, sq: Square) -> usize {
+        (self.by_file >> (sq.file() as u32 * 10)) as usize & FILE_BITS as usize
+    }
+}
+
+/// Squares a chariot on `sq` reaches along its rank: moves up to and including the first piece.
+#[inline]
+pub fn chariot_rank(sq: Square, occ: Occupancy) -> Bitboard {
+    let bits = RANK_CHARIOT[sq.file() as usize][occ.rank_bits(sq)];
+    Bitboard((bits as u128) << (sq.rank() as u32 * 9))
+}
+
+/// Squares a chariot on `sq` reaches along its file.
+#[inline]
+pub fn chariot_file(sq: Square, occ: Occupancy) -> Bitboard {
+    let bits = FILE_CHARIOT[sq.rank() as usize][occ.file_bits(sq)];
+    Bitboard(FILE_SPREAD[bits as usize] << sq.file())
+}
+
+/// Squares a chariot on `sq` reaches (moves to empty points and the first piece each way).
+#[inline]
+pub fn chariot(sq: Square, occ: Occupancy) -> Bitboard {
+    chariot_rank(sq, occ) | chariot_file(sq, occ)
+}
+
+/// Squares a cannon on `sq` could capture on: the first piece behind exactly one screen.
+#[inline]
+pub fn cannon_captures(sq: Square, occ: Occupancy) -> Bitboard {
+    let rank = RANK_CANNON[sq.file() as usize][occ.rank_bits(sq)];
+    let file = FILE_CANNON[sq.rank() as usize][occ.file_bits(sq)];
+    Bitboard(((rank as u128) << (sq.rank() as u32 * 9)) | FILE_SPREAD[file as usize] << sq.file())
+}
+
+/// The cannon's captures along the file only.
+#[inline]
+pub fn cannon_file(sq: Square, occ: Occupancy) -> Bitboard {
+    let file = FILE_CANNON[sq.rank() as usize][occ.file_bits(sq)];
+    Bitboard(FILE_SPREAD[file as usize] << sq.file())
+}
+
+/// Whether `sq` lies inside `color`'s palace (files d–f, ranks 0–2 or 7–9).
+pub const fn in_palace(color: Color, sq: Square) -> bool {
+    let f = sq.file();
+    let r = sq.rank();
+    f >= 3
+        && f <= 5
+        && match color {
+            Color::Red => r <= 2,
+            Color::Black => r >= 7,
+        }
+}
+
+/// Whether `sq` is on `color`'s own side of the river.
+pub const fn on_own_side(color: Color, sq: Square) -> bool {
+    match color {
+        Color::Red => sq.rank() <= 4,
+        Color::Black => sq.rank() >= 5,
+    }
+}
+
+const fn bit(sq: Square) -> u128 {
+    1u128 << sq.index()
+}
+
+const fn sq_at(i: usize) -> Square {
+    Square::from_index_unchecked(i)
+}
+
+/// One way a horse or elephant can go: the point that must be empty (the horse's leg, the
+/// elephant's eye) and the points reached through it.
+#[derive(Clone, Copy)]
+pub struct Step {
+    /// The blocking point as a one-bit set; empty when the step leaves the board (then
+    /// `targets` is empty too), which keeps the lookup free of branches.
+    pub block: Bitboard,
+    /// The points reached when `block` is empty.
+    pub targets: Bitboard,
+}
+
+const NO_STEP: Step = Step {
+    block: Bitboard::EMPTY,
+    targets: Bitboard::EMPTY,
+};
+
+const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Horse moves from each square, grouped by leg.
+static HORSE_STEPS: [[Step; 4]; SQUARES] = {
+    let mut t = [[NO_STEP; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let sq = sq_at(i);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = ORTHOGONAL[d];
+            if let Some(leg) = sq.offset(df, dr) {
+                let mut targets = 0u128;
+                // Continue one more point in the same direction and one to either side.
+                let (a, b) = if df == 0 {
+                    ((1, 0), (-1, 0))
+                } else {
+                    ((0, 1), (0, -1))
+                };
+                if let Some(t1) = leg.offset(df + a.0, dr + a.1) {
+                    targets |= bit(t1);
+                }
+                if let Some(t2) = leg.offset(df + b.0, dr + b.1) {
+                    targets |= bit(t2);
+                }
+                t[i][d] = Step {
+                    block: Bitboard(bit(leg)),
+                    targets: Bitboard(targets),
+                };
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Horses that could attack each square, grouped by the (diagonal) leg point they need empty.
+static HORSE_ATTACKER_STEPS: [[Step; 4]; SQUARES] = {
+    let mut t = [[NO_STEP; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let sq = sq_at(i);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = DIAGONAL[d];
+            if let Some(leg) = sq.offset(df, dr) {
+                let mut from = 0u128;
+                if let Some(h) = leg.offset(df, 0) {
+                    from |= bit(h);
+                }
+                if let Some(h) = leg.offset(0, dr) {
+                    from |= bit(h);
+                }
+                t[i][d] = Step {
+                    block: Bitboard(bit(leg)),
+                    targets: Bitboard(from),
+                };
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Elephant moves from each square: eye point and target, never across the river.
+static ELEPHANT_STEPS: [[Step; 4]; SQUARES] = {
+    let mut t = [[NO_STEP; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let sq = sq_at(i);
+        let red_half = sq.rank() <= 4;
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = DIAGONAL[d];
+            if let (Some(eye), Some(to)) = (sq.offset(df, dr), sq.offset(2 * df, 2 * dr)) {
+                if (to.rank() <= 4) == red_half {
+                    t[i][d] = Step {
+                        block: Bitboard(bit(eye)),
+                        targets: Bitboard(bit(to)),
+                    };
+                }
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Per-colour table of fixed-step moves built by `f(color, square)`.
+const fn per_color_table(kind: u8) -> [[Bitboard; SQUARES]; 2] {
+    let mut t = [[Bitboard::EMPTY; SQUARES]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let color = if c == 0 { Color::Red } else { Color::Black };
+        let mut i = 0;
+        while i < SQUARES {
+            t[c][i] = Bitboard(step_targets(kind, color, sq_at(i)));
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const GENERAL_TABLE: u8 = 0;
+const ADVISOR_TABLE: u8 = 1;
+const SOLDIER_TABLE: u8 = 2;
+const SOLDIER_ATTACKER_TABLE: u8 = 3;
+
+const fn step_targets(kind: u8, color: Color, sq: Square) -> u128 {
+    let mut out = 0u128;
+    match kind {
+        GENERAL_TABLE | ADVISOR_TABLE => {
+            let dirs = if kind == GENERAL_TABLE {
+                ORTHOGONAL
+            } else {
+                DIAGONAL
+            };
+            let mut d = 0;
+            while d < 4 {
+                if let Some(to) = sq.offset(dirs[d].0, dirs[d].1) {
+                    if in_palace(color, to) {
+                        out |= bit(to);
+                    }
+                }
+                d += 1;
+            }
+        }
+        SOLDIER_TABLE => {
+            let forward = if matches!(color, Color::Red) { 1 } else { -1 };
+            if let Some(to) = sq.offset(0, forward) {
+                out |= bit(to);
+            }
+            if !on_own_side(color, sq) {
+                if let Some(to) = sq.offset(1, 0) {
+                    out |= bit(to);
+                }
+                if let Some(to) = sq.offset(-1, 0) {
+                    out |= bit(to);
+                }
+            }
+        }
+        _ => {
+            // Soldiers of `color` that attack `sq`: the inverse of SOLDIER_TABLE.
+            let mut i = 0;
+            while i < SQUARES {
+                if step_targets(SOLDIER_TABLE, color, sq_at(i)) & bit(sq) != 0 {
+                    out |= bit(sq_at(i));
+                }
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+static GENERAL_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(GENERAL_TABLE);
+static ADVISOR_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(ADVISOR_TABLE);
+static SOLDIER_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_TABLE);
+static SOLDIER_ATTACKERS: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_ATTACKER_TABLE);
+
+/// Collects the targets of the steps whose blocking point is empty.
+#[inline]
+fn unblocked(steps: &[Step; 4], occ: Bitboard) -> Bitboard {
+    let mut out = 0u128;
+    for step in steps {
+        let open = (step.block.0 & occ.0 == 0) as u128;
+        out |= step.targets.0 & open.wrapping_neg();
+    }
+    Bitboard(out)
+}
+
+/// Points a horse on `sq` attacks, given the occupied squares (legs blocked by any piece).
+#[inline]
+pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
+    unblocked(&HORSE_STEPS[sq.index()], occ)
+}
+
+/// Points from which a horse would attack `sq`, given the occupied squares.
+#[inline]
+pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
+    unblocked(&HORSE_ATTACKER_STEPS[sq.index()], occ)
+}
+
+/// Points an elephant on `sq` reaches, given the occupied squares (eyes blocked by any piece).
+#[inline]
+pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
+    unblocked(&ELEPHANT_STEPS[sq.index()], occ)
+}
+
+/// Points a `color` general on `sq` steps to inside its palace.
+#[inline]
+pub fn general(color: Color, sq: Square) -> Bitboard {
+    GENERAL_MOVES[color.index()][sq.index()]
+}
+
+/// Points a `color` advisor on `sq` steps to inside its palace.
+#[inline]
+pub fn advisor(color: Color, sq: Square) -> Bitboard {
+    ADVISOR_MOVES[color.index()][sq.index()]
+}
+
+/// Points a `color` soldier on `sq` attacks (forward, and sideways once over the river).
+#[inline]
+pub fn soldier(color: Color, sq: Square) -> Bitboard {
+    SOLDIER_MOVES[color.index()][sq.index()]
+}
+
+/// Points from which a `color` soldier would attack `sq`.
+#[inline]
+pub fn soldier_attackers(color: Color, sq: Square) -> Bitboard {
+    SOLDIER_ATTACKERS[color.index()][sq.index()]
+}
+
+/// Every point on the same rank or file as `sq` (excluding `sq`).
+#[inline]
+pub fn lines(sq: Square) -> Bitboard {
+    LINES[sq.index()]
+}
+
+static LINES: [Bitboard; SQUARES] = {
+    let mut t = [Bitboard::EMPTY; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let mut j = 0;
+        while j < SQUARES {
+            if i != j && (i % 9 == j % 9 || i / 9 == j / 9) {
+                t[i].0 |= 1u128 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The four diagonal neighbours of `sq`: the legs of every horse that could attack it.
+#[inline]
+pub fn diagonal_neighbours(sq: Square) -> Bitboard {
+    DIAGONAL_NEIGHBOURS[sq.index()]
+}
+
+static DIAGONAL_NEIGHBOURS: [Bitboard; SQUARES] = {
+    let mut t = [Bitboard::EMPTY; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            if let Some(n) = sq_at(i).offset(DIAGONAL[d].0, DIAGONAL[d].1) {
+                t[i].0 |= bit(n);
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+const _: () = assert!(FILES as usize * RANKS as usize == SQUARES);
+
+/// Points strictly between two squares on one rank or file; empty when they share neither.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    BETWEEN[a.index()][b.index()]
+}
+
+static BETWEEN: [[Bitboard; SQUARES]; SQUARES] = {
+    let mut t = [[Bitboard::EMPTY; SQUARES]; SQUARES];
+    let mut a = 0;
+    while a < SQUARES {
+        let mut b = 0;
+        while b < SQUARES {
+            let (fa, ra, fb, rb) = (a % 9, a / 9, b % 9, b / 9);
+            let mut m = 0u128;
+            if fa == fb && ra != rb {
+                let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+                let mut r = lo + 1;
+                while r < hi {
+                    m |= 1u128 << (r * 9 + fa);
+                    r += 1;
+                }
+            } else if ra == rb && fa != fb {
+                let (lo, hi) = if fa < fb { (fa, fb) } else { (fb, fa) };
+                let mut f = lo + 1;
+                while f < hi {
+                    m |= 1u128 << (ra * 9 + f);
+                    f += 1;
+                }
+            }
+            t[a][b] = Bitboard(m);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// Enemy horses that would attack `sq` through each of its four diagonal neighbours, paired
+/// with that neighbour: if the neighbour holds the only thing stopping such a horse, moving it
+/// away exposes `sq`.
+#[inline]
+pub fn horse_attacks_through_legs(sq: Square) -> &'static [Step; 4] {
+    &HORSE_ATTACKER_STEPS[sq.index()]
+}

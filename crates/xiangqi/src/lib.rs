@@ -1,0 +1,26 @@
+//! Xiangqi (Chinese chess) rules: the board, exact legal move generation, FEN, move notations
+//! (ICCS, UCI, WXF, Chinese), game records with the end-of-game rules, and PGN/XQF files.
+//!
+//! ```
+//! use xiangqi::{Position, perft};
+//! let mut pos = Position::startpos();
+//! assert_eq!(perft(&mut pos, 2), 1920);
+//! ```
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, Validation};
+pub use movegen::{perft, perft_divide};
+pub use moves::{Move, MoveList};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, Undo, START_FEN};
+pub use square::Square;

@@ -1,0 +1,286 @@
+//! Move generation: pseudo-legal moves from the attack tables, then a legality filter that only
+//! does the full "is my general attacked afterwards" test for moves that could expose it.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::piece::PieceKind;
+use crate::position::Position;
+use crate::square::Square;
+
+/// See [`Position::exposure`].
+struct Exposure {
+    from: Bitboard,
+    to: Bitboard,
+    in_check: bool,
+}
+
+impl Position {
+    /// Appends every pseudo-legal move of the side to move whose target is in `targets`
+    /// (pass the complement of one's own pieces for all moves, the enemy's pieces for captures).
+    fn pseudo_legal_into(&self, list: &mut MoveList, targets: Bitboard) {
+        let us = self.side_to_move();
+        let own = self.color_bb(us);
+        let enemy = self.color_bb(us.other());
+        let occ = self.occupancy();
+        let mut push_all = |from, to_set: Bitboard| {
+            for to in to_set {
+                list.push(Move::new(from, to));
+            }
+        };
+        for from in self.pieces(us, PieceKind::Chariot) {
+            push_all(from, attacks::chariot(from, occ) & !own & targets);
+        }
+        for from in self.pieces(us, PieceKind::Cannon) {
+            let quiet = attacks::chariot(from, occ) & !occ.board;
+            let captures = attacks::cannon_captures(from, occ) & enemy;
+            push_all(from, (quiet | captures) & targets);
+        }
+        for from in self.pieces(us, PieceKind::Horse) {
+            push_all(from, attacks::horse(from, occ.board) & !own & targets);
+        }
+        for from in self.pieces(us, PieceKind::Soldier) {
+            push_all(from, attacks::soldier(us, from) & !own & targets);
+        }
+        for from in self.pieces(us, PieceKind::Elephant) {
+            push_all(from, attacks::elephant(from, occ.board) & !own & targets);
+        }
+        for from in self.pieces(us, PieceKind::Advisor) {
+            push_all(from, attacks::advisor(us, from) & !own & targets);
+        }
+        let general = self.general(us);
+        push_all(general, attacks::general(us, general) & !own & targets);
+    }
+
+    /// Whether the pseudo-legal move `m` leaves the mover's general safe (not attacked, not
+    /// facing the other general). This is the full test, for any pseudo-legal move.
+    #[inline]
+    pub fn is_safe_after(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        let occ = self.occupancy().after_move(from, to);
+        let general = if self.pieces(us, PieceKind::General).contains(from) {
+            to
+        } else {
+            self.general(us)
+        };
+        !self.general_attacked(general, us, occ, Bitboard::from_square(to))
+    }
+
+    /// Looks along the lines and horse legs around the mover's general once, finding whether it
+    /// is in check and, if not, where a move could expose it: pieces whose leaving would open a
+    /// line or horse leg onto it (`from`), and empty points where a piece would become a cannon's
+    /// screen (`to`). The general's own moves are always treated as risky.
+    fn exposure(&self) -> Exposure {
+        let us = self.side_to_move();
+        let them = us.other();
+        let general = self.general(us);
+        let occ = self.occupied();
+        let own = self.color_bb(us);
+        let mut exposure = Exposure {
+            from: Bitboard::from_square(general),
+            to: Bitboard::EMPTY,
+            in_check: false,
+        };
+        let lines = attacks::lines(general);
+        let straight =
+            (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::General)) & lines;
+        for s in straight {
+            let between = attacks::between(general, s) & occ;
+            if between.is_empty() {
+                exposure.in_check = true;
+            } else if !between.more_than_one() {
+                // The only piece between may not leave the line.
+                exposure.from |= between & own;
+            }
+        }
+        for s in self.pieces(them, PieceKind::Cannon) & lines {
+            let gap = attacks::between(general, s);
+            let between = gap & occ;
+            match between.count() {
+                0 => exposure.to |= gap,
+                1 => exposure.in_check = true,
+                2 => exposure.from |= between & own,
+                _ => {}
+            }
+        }
+        let horses = self.pieces(them, PieceKind::Horse);
+        for step in attacks::horse_attacks_through_legs(general) {
+            if (step.targets & horses).any() {
+                if (step.block & occ).is_empty() {
+                    exposure.in_check = true;
+                } else {
+                    exposure.from |= step.block & own;
+                }
+            }
+        }
+        if (attacks::soldier_attackers(them, general) & self.pieces(them, PieceKind::Soldier)).any()
+        {
+            exposure.in_check = true;
+        }
+        exposure
+    }
+
+    /// Drops the moves that would leave the mover's general attacked.
+    fn retain_legal(&self, list: &mut MoveList) {
+        let risky = self.exposure();
+        if risky.in_check {
+            list.retain(|m| self.is_safe_after(m));
+            return;
+        }
+        list.retain(|m| {
+            (!risky.from.contains(m.from()) && !risky.to.contains(m.to())) || self.is_safe_after(m)
+        });
+    }
+
+    /// The number of legal moves, counted without listing most of them (perft's last ply).
+    pub fn count_legal_moves(&self) -> usize {
+        let risky = self.exposure();
+        if risky.in_check {
+            return self.legal_moves().len();
+        }
+        let us = self.side_to_move();
+        let own = self.color_bb(us);
+        let enemy = self.color_bb(us.other());
+        let occ = self.occupancy();
+        let mut count = 0usize;
+        let mut add = |from: Square, targets: Bitboard| {
+            if risky.from.contains(from) {
+                count += targets
+                    .filter(|&to| self.is_safe_after(Move::new(from, to)))
+                    .count();
+            } else {
+                count += (targets & !risky.to).count() as usize;
+                count += (targets & risky.to)
+                    .filter(|&to| self.is_safe_after(Move::new(from, to)))
+                    .count();
+            }
+        };
+        for from in self.pieces(us, PieceKind::Chariot) {
+            add(from, attacks::chariot(from, occ) & !own);
+        }
+        for from in self.pieces(us, PieceKind::Cannon) {
+            add(
+                from,
+                (attacks::chariot(from, occ) & !occ.board)
+                    | (attacks::cannon_captures(from, occ) & enemy),
+            );
+        }
+        for from in self.pieces(us, PieceKind::Horse) {
+            add(from, attacks::horse(from, occ.board) & !own);
+        }
+        for from in self.pieces(us, PieceKind::Soldier) {
+            add(from, attacks::soldier(us, from) & !own);
+        }
+        for from in self.pieces(us, PieceKind::Elephant) {
+            add(from, attacks::elephant(from, occ.board) & !own);
+        }
+        for from in self.pieces(us, PieceKind::Advisor) {
+            add(from, attacks::advisor(us, from) & !own);
+        }
+        let general = self.general(us);
+        add(general, attacks::general(us, general) & !own);
+        count
+    }
+
+    /// Every legal move of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, !self.color_bb(self.side_to_move()));
+        self.retain_legal(&mut list);
+        list
+    }
+
+    /// Every legal capture of the side to move.
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, self.color_bb(self.side_to_move().other()));
+        self.retain_legal(&mut list);
+        list
+    }
+
+    /// Every pseudo-legal move (piece rules respected, own general's safety not checked).
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, !self.color_bb(self.side_to_move()));
+        list
+    }
+
+    /// Whether `m` obeys the moving piece's rules, for a move from an outside source such as a
+    /// hash table: a piece of the side to move on `from`, `to` reachable and not one's own.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        if piece.color != us || self.color_bb(us).contains(to) {
+            return false;
+        }
+        let occ = self.occupancy();
+        let reach = match piece.kind {
+            PieceKind::General => attacks::general(us, from),
+            PieceKind::Advisor => attacks::advisor(us, from),
+            PieceKind::Elephant => attacks::elephant(from, occ.board),
+            PieceKind::Horse => attacks::horse(from, occ.board),
+            PieceKind::Chariot => attacks::chariot(from, occ),
+            PieceKind::Cannon => {
+                if self.piece_at(to).is_some() {
+                    attacks::cannon_captures(from, occ)
+                } else {
+                    attacks::chariot(from, occ) & !occ.board
+                }
+            }
+            PieceKind::Soldier => attacks::soldier(us, from),
+        };
+        reach.contains(to)
+    }
+
+    /// Whether `m` is a legal move in this position.
+    pub fn is_legal(&self, m: Move) -> bool {
+        !m.is_none() && self.is_pseudo_legal(m) && self.is_safe_after(m)
+    }
+
+    /// Whether the side to move has no legal move (checkmated or stalemated: a loss either way).
+    pub fn has_no_legal_move(&self) -> bool {
+        self.legal_moves().is_empty()
+    }
+
+    /// Whether `m` (legal) would put the opponent in check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.make_move(m);
+        after.in_check()
+    }
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` plies (a move generator checksum).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.count_legal_moves() as u64;
+    }
+    let moves = pos.legal_moves();
+    let mut nodes = 0;
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake_move(m, undo);
+    }
+    nodes
+}
+
+/// Perft split by root move: each legal move with the leaf count below it.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.unmake_move(m, undo);
+        out.push((m, n));
+    }
+    out
+}
