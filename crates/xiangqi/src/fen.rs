@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn strict_and_lenient() {
-        let odd = "3k5/9/9/9/9/9/9/9/4A4/3K5 w";
+        let odd = "4k4/9/9/9/9/9/9/9/4A4/3K5 w";
         assert!(Position::from_fen(odd).is_ok(), "e1 is an advisor point");
         let odd = "3k5/9/9/9/9/9/9/9/3A5/4K4 w";
         assert!(matches!(err(odd), FenError::UnreachableSquare { .. }));
