@@ -9,7 +9,9 @@
 
 pub mod attacks;
 pub mod bitboard;
+mod chase;
 pub mod fen;
+pub mod game;
 mod movegen;
 pub mod moves;
 pub mod piece;
@@ -19,6 +21,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Validation};
+pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 pub use movegen::{perft, perft_divide};
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};

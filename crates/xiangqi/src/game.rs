@@ -1,0 +1,368 @@
+//! A game: a start position and the moves played, with the end-of-game rules.
+//!
+//! The verdicts follow the "computer rules" in the project's reference: no legal move loses
+//! (checkmate or stalemate); at the third occurrence of a position the moves of the repetition
+//! decide (perpetual check loses, then perpetual chase loses, otherwise a draw); 120 plies
+//! without a capture draw unless the last move mates; neither side having a piece that can
+//! cross the river draws.
+
+use crate::moves::Move;
+use crate::piece::{Color, PieceKind};
+use crate::position::{Position, Undo};
+use std::fmt;
+
+/// Plies without a capture after which the game is drawn (60 moves each).
+pub const NO_CAPTURE_LIMIT: u16 = 120;
+
+/// How many times a position must occur for the repetition rules to decide the game.
+pub const REPETITIONS_FOR_VERDICT: usize = 3;
+
+/// Why a side won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The loser is in check with no legal move.
+    Checkmate,
+    /// The loser is not in check but has no legal move (a loss in Xiangqi).
+    Stalemate,
+    /// The loser checked with every move of a repetition.
+    PerpetualCheck,
+    /// The loser chased with every move of a repetition.
+    PerpetualChase,
+    /// The loser resigned.
+    Resignation,
+    /// The loser ran out of time.
+    Timeout,
+    /// The loser made an illegal move (match adjudication).
+    IllegalMove,
+}
+
+/// Why the game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// A position occurred for the third time and neither side was forcing (or both were).
+    Repetition,
+    /// 120 plies without a capture.
+    NoCaptureLimit,
+    /// Neither side has a chariot, horse, cannon or soldier.
+    InsufficientMaterial,
+    /// The players agreed.
+    Agreement,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// Why.
+        reason: WinReason,
+    },
+    /// A draw.
+    Draw(DrawReason),
+}
+
+impl WinReason {
+    /// Lower-case English description.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::Stalemate => "stalemate",
+            WinReason::PerpetualCheck => "perpetual check",
+            WinReason::PerpetualChase => "perpetual chase",
+            WinReason::Resignation => "resignation",
+            WinReason::Timeout => "time forfeit",
+            WinReason::IllegalMove => "illegal move",
+        }
+    }
+}
+
+impl DrawReason {
+    /// Lower-case English description.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "repetition",
+            DrawReason::NoCaptureLimit => "120 plies without capture",
+            DrawReason::InsufficientMaterial => "insufficient material",
+            DrawReason::Agreement => "agreement",
+        }
+    }
+}
+
+impl Outcome {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn pgn_result(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::Red, ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+
+    /// The winner, if any.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `red wins: checkmate`, `black wins: perpetual check`, `draw: repetition`, …
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{winner} wins: {}", reason.describe()),
+            Outcome::Draw(reason) => write!(f, "draw: {}", reason.describe()),
+        }
+    }
+}
+
+/// What each ply of a game records for the repetition rules.
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    mv: Move,
+    undo: Undo,
+    /// Key of the position *after* the move.
+    key: u64,
+    /// The move gave check.
+    check: bool,
+    /// The move chased an enemy piece.
+    chase: bool,
+}
+
+/// Why a move could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The move is not legal in the current position.
+    #[error("illegal move {mv} in position {fen}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// The position it was tried in.
+        fen: String,
+    },
+    /// The game is already over.
+    #[error("the game is over ({0})")]
+    GameOver(Outcome),
+}
+
+/// A game in progress or finished: a start position, the moves played, and the verdict.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    plies: Vec<Ply>,
+}
+
+/// How forcing one side's moves in a repetition were, from the rules' point of view.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Forcing {
+    /// Every move checked, or every move checked or chased (alternating counts as checking).
+    Check,
+    /// Every move chased.
+    Chase,
+    /// At least one idle move.
+    None,
+}
+
+impl Game {
+    /// A game from `start` with no moves yet.
+    pub fn new(start: Position) -> Game {
+        Game {
+            position: start.clone(),
+            start,
+            plies: Vec::new(),
+        }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.plies.iter().map(|p| p.mv)
+    }
+
+    /// Number of plies played.
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// Whether no move has been played.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// Plays `m` if it is legal and the game is not over.
+    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(PlayError::GameOver(outcome));
+        }
+        self.play_unchecked_outcome(m)
+    }
+
+    /// Plays `m` if it is legal, even after the rules have ended the game (for replaying records
+    /// whose players went on).
+    pub fn play_unchecked_outcome(&mut self, m: Move) -> Result<(), PlayError> {
+        if !self.position.is_legal(m) {
+            return Err(PlayError::Illegal {
+                mv: m,
+                fen: self.position.to_fen(),
+            });
+        }
+        let chase = self.position.chased_by(m).any();
+        let undo = self.position.make_move(m);
+        self.plies.push(Ply {
+            mv: m,
+            undo,
+            key: self.position.key(),
+            check: self.position.in_check(),
+            chase,
+        });
+        Ok(())
+    }
+
+    /// Takes back the last move; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.plies.pop()?;
+        self.position.unmake_move(ply.mv, ply.undo);
+        Some(ply.mv)
+    }
+
+    /// The verdict of the rules on the current position, or `None` if the game goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        let mover = pos.side_to_move();
+        if pos.has_no_legal_move() {
+            let reason = if pos.in_check() {
+                WinReason::Checkmate
+            } else {
+                WinReason::Stalemate
+            };
+            return Some(Outcome::Win {
+                winner: mover.other(),
+                reason,
+            });
+        }
+        if let Some(outcome) = self.repetition_verdict(REPETITIONS_FOR_VERDICT) {
+            return Some(outcome);
+        }
+        if pos.halfmove_clock() >= NO_CAPTURE_LIMIT {
+            return Some(Outcome::Draw(DrawReason::NoCaptureLimit));
+        }
+        if is_insufficient_material(pos) {
+            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// How often the current position has occurred (1 if never before), counting back only
+    /// through reversible moves.
+    pub fn occurrences(&self) -> usize {
+        1 + self.earlier_occurrences().count()
+    }
+
+    /// Indices into `plies` of the earlier plies after which the current position stood.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let key = self.position.key();
+        let n = self.plies.len();
+        let window = (self.position.halfmove_clock() as usize).min(n);
+        // Same side to move: look 2, 4, 6… plies back, never past the last capture.
+        (2..=window)
+            .step_by(2)
+            .map(move |back| n - back)
+            .filter(move |&i| i > 0 || n > 0)
+            .filter(move |&i| {
+                let k = if i == 0 {
+                    self.start.key()
+                } else {
+                    self.plies[i - 1].key
+                };
+                k == key
+            })
+    }
+
+    /// The repetition verdict once the current position has occurred `needed` times, judging
+    /// the moves since the first of those occurrences.
+    pub fn repetition_verdict(&self, needed: usize) -> Option<Outcome> {
+        let earlier: Vec<usize> = self.earlier_occurrences().collect();
+        if earlier.len() + 1 < needed.max(2) {
+            return None;
+        }
+        // The oldest occurrence among the last `needed`: judge every move since then.
+        let first = earlier[needed.max(2) - 2];
+        let cycle = &self.plies[first..];
+        Some(judge_cycle(cycle, self.position.side_to_move()))
+    }
+}
+
+/// Judges the plies of a repetition cycle. `to_move` is the side to move at its end (and so at
+/// its start), which tells whose move each ply was.
+fn judge_cycle(cycle: &[Ply], to_move: Color) -> Outcome {
+    let forcing = |side: Color| {
+        // Plies 0, 2, 4… of the cycle were played by `to_move`.
+        let offset = if side == to_move { 0 } else { 1 };
+        let moves: Vec<&Ply> = cycle.iter().skip(offset).step_by(2).collect();
+        if moves.is_empty() {
+            Forcing::None
+        } else if moves.iter().all(|p| p.check) {
+            Forcing::Check
+        } else if moves.iter().all(|p| p.check || p.chase) {
+            if moves.iter().any(|p| p.check) {
+                Forcing::Check
+            } else {
+                Forcing::Chase
+            }
+        } else {
+            Forcing::None
+        }
+    };
+    let red = forcing(Color::Red);
+    let black = forcing(Color::Black);
+    let loses = |color: Color, reason| Outcome::Win {
+        winner: color.other(),
+        reason,
+    };
+    match (red, black) {
+        (Forcing::Check, Forcing::Check) => Outcome::Draw(DrawReason::Repetition),
+        (Forcing::Check, _) => loses(Color::Red, WinReason::PerpetualCheck),
+        (_, Forcing::Check) => loses(Color::Black, WinReason::PerpetualCheck),
+        (Forcing::Chase, Forcing::Chase) => Outcome::Draw(DrawReason::Repetition),
+        (Forcing::Chase, _) => loses(Color::Red, WinReason::PerpetualChase),
+        (_, Forcing::Chase) => loses(Color::Black, WinReason::PerpetualChase),
+        _ => Outcome::Draw(DrawReason::Repetition),
+    }
+}
+
+/// Whether neither side has a piece that can cross the river and attack (chariot, horse,
+/// cannon or soldier): such a game can only be drawn.
+pub fn is_insufficient_material(pos: &Position) -> bool {
+    PieceKind::ALL
+        .iter()
+        .filter(|k| k.is_attacker())
+        .all(|&k| pos.kind_bb(k).is_empty())
+}
+
+/// Cheap repetition test for a search: `keys` holds the keys of the positions before the
+/// current one, oldest first, and `halfmove_clock` the plies since the last capture. Returns
+/// how many plies back the current `key` last occurred with the same side to move, if it did.
+pub fn find_repetition(keys: &[u64], key: u64, halfmove_clock: u16) -> Option<usize> {
+    let window = (halfmove_clock as usize).min(keys.len());
+    (2..=window)
+        .step_by(2)
+        .find(|&back| keys[keys.len() - back] == key)
+}
