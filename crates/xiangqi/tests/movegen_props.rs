@@ -72,7 +72,7 @@ fn slow_targets(pos: &Position, from: Square) -> Vec<Square> {
         }
         PieceKind::Horse => {
             for (df, dr) in [
-                (1, 2),
+                (1i8, 2i8),
                 (-1, 2),
                 (1, -2),
                 (-1, -2),
