@@ -19,6 +19,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Print whether a game is over: `ongoing`, `red wins: …`, `black wins: …` or `draw: …`.
     Status(cli::status::StatusArgs),
+    /// Convert moves between notations (ICCS, UCI ranks 1-10, WXF, Chinese).
+    Convert(cli::convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
     let result = match args.command {
         Some(Command::Perft(a)) => cli::perft::run(&a),
         Some(Command::Status(a)) => cli::status::run(&a),
+        Some(Command::Convert(a)) => cli::convert::run(&a),
         None => {
             use clap::CommandFactory;
             let _ = Args::command().print_help();

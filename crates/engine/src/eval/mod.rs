@@ -1,0 +1,342 @@
+//! The hand-made evaluation: material and piece-square values blended by game phase, mobility,
+//! general safety, threats, soldier structure, and scaling for endings that cannot be won.
+//!
+//! Every weight is in [`params::Weights`]; [`Evaluator::new`] takes a set, so a tuner can try
+//! others.
+
+pub mod params;
+mod pst;
+
+use params::{Pair, Weights};
+use pst::PieceSquare;
+use std::sync::LazyLock;
+use xiangqi::attacks;
+use xiangqi::{Bitboard, Color, PieceKind, Position};
+
+/// Phase weight of each kind: the sum is 32 with all chariots, horses and cannons on the board.
+const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
+const FULL_PHASE: i32 = 32;
+
+/// Evaluates positions with a fixed set of weights.
+pub struct Evaluator {
+    weights: Weights,
+    piece_square: PieceSquare,
+}
+
+/// The evaluator with the default weights, built on first use.
+pub static DEFAULT_EVALUATOR: LazyLock<Evaluator> =
+    LazyLock::new(|| Evaluator::new(params::DEFAULT));
+
+/// Scores accumulated for both phases, from Red's point of view.
+#[derive(Default, Clone, Copy)]
+struct Score {
+    mg: i32,
+    eg: i32,
+}
+
+impl Score {
+    #[inline]
+    fn add(&mut self, sign: i32, w: Pair, times: i32) {
+        self.mg += sign * w.mg * times;
+        self.eg += sign * w.eg * times;
+    }
+}
+
+/// What one side's pieces attack, gathered while scoring mobility.
+#[derive(Default, Clone, Copy)]
+struct AttackMap {
+    all: Bitboard,
+    /// Attacks by pieces worth less than a chariot (everything but chariots and the general).
+    minor: Bitboard,
+}
+
+impl Evaluator {
+    /// An evaluator with the given weights.
+    pub fn new(weights: Weights) -> Evaluator {
+        Evaluator {
+            piece_square: PieceSquare::new(&weights.material),
+            weights,
+        }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Material plus piece-square value of a piece for its owner, blended by nothing (for
+    /// move ordering and incremental use).
+    pub fn piece_value(&self, kind: PieceKind) -> i32 {
+        let m = self.weights.material[kind.index()];
+        (m.mg + m.eg) / 2
+    }
+
+    /// The score of `pos` for the side to move, in centi-soldiers.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let mut score = Score::default();
+        let mut phase = 0;
+        let mut maps = [AttackMap::default(); 2];
+        let occ = pos.occupancy();
+        for color in Color::ALL {
+            let sign = if color == Color::Red { 1 } else { -1 };
+            let own = pos.color_bb(color);
+            let map = &mut maps[color.index()];
+            for kind in PieceKind::ALL {
+                for sq in pos.pieces(color, kind) {
+                    let v = self.piece_square.get(color, kind, sq);
+                    score.add(sign, v, 1);
+                    phase += PHASE_WEIGHT[kind.index()];
+                    let reach = match kind {
+                        PieceKind::General => attacks::general(color, sq),
+                        PieceKind::Advisor => attacks::advisor(color, sq),
+                        PieceKind::Elephant => attacks::elephant(sq, occ.board),
+                        PieceKind::Horse => {
+                            let r = attacks::horse(sq, occ.board);
+                            let moves = (r & !own).count() as i32;
+                            score.add(sign, w.horse_mobility, moves);
+                            if moves == 0 {
+                                score.add(sign, w.horse_trapped, 1);
+                            }
+                            r
+                        }
+                        PieceKind::Chariot => {
+                            let r = attacks::chariot(sq, occ);
+                            score.add(sign, w.chariot_mobility, (r & !own).count() as i32);
+                            r
+                        }
+                        PieceKind::Cannon => {
+                            let quiet = attacks::chariot(sq, occ) & !occ.board;
+                            score.add(sign, w.cannon_mobility, quiet.count() as i32);
+                            attacks::cannon_captures(sq, occ)
+                        }
+                        PieceKind::Soldier => attacks::soldier(color, sq),
+                    };
+                    map.all |= reach;
+                    if !matches!(kind, PieceKind::Chariot | PieceKind::General) {
+                        map.minor |= reach;
+                    }
+                }
+            }
+        }
+        for color in Color::ALL {
+            let sign = if color == Color::Red { 1 } else { -1 };
+            self.general_safety(pos, color, &maps, sign, &mut score);
+            self.threats(pos, color, &maps, sign, &mut score);
+            self.soldiers(pos, color, sign, &mut score);
+        }
+        let phase = phase.min(FULL_PHASE);
+        let mut blended = (score.mg * phase + score.eg * (FULL_PHASE - phase)) / FULL_PHASE;
+        blended = blended * drawish_scale(pos, blended) / 64;
+        let relative = match pos.side_to_move() {
+            Color::Red => blended,
+            Color::Black => -blended,
+        };
+        relative + w.tempo
+    }
+
+    /// Penalties for `color`'s general: missing defenders against the attackers that exploit
+    /// them, cannons and chariots aimed along its lines, attacked palace points.
+    fn general_safety(
+        &self,
+        pos: &Position,
+        color: Color,
+        maps: &[AttackMap; 2],
+        sign: i32,
+        score: &mut Score,
+    ) {
+        let w = &self.weights;
+        let them = color.other();
+        let general = pos.general(color);
+        let enemy = |k| pos.pieces(them, k).count() as i32;
+        let advisors = pos.pieces(color, PieceKind::Advisor).count() as i32;
+        let elephants = pos.pieces(color, PieceKind::Elephant).count() as i32;
+        let horse_and_chariots = enemy(PieceKind::Chariot) + enemy(PieceKind::Horse);
+        score.add(
+            -sign,
+            w.missing_advisor,
+            (2 - advisors) * horse_and_chariots,
+        );
+        score.add(
+            -sign,
+            w.missing_elephant,
+            (2 - elephants) * enemy(PieceKind::Cannon),
+        );
+        let occ = pos.occupied();
+        let lines = attacks::lines(general);
+        for cannon in pos.pieces(them, PieceKind::Cannon) & lines {
+            if cannon.file() != general.file() {
+                continue;
+            }
+            match (attacks::between(general, cannon) & occ).count() {
+                0 => score.add(-sign, w.hollow_cannon, 1),
+                2 => score.add(-sign, w.central_cannon, 1),
+                _ => {}
+            }
+        }
+        for chariot in pos.pieces(them, PieceKind::Chariot) & lines {
+            if !(attacks::between(general, chariot) & occ).more_than_one() {
+                score.add(-sign, w.chariot_on_general_line, 1);
+            }
+        }
+        let palace = palace_of(color);
+        let attacked = (maps[them.index()].all & palace).count() as i32;
+        score.add(-sign, w.palace_attack, attacked);
+    }
+
+    /// Bonus for `color` per enemy piece it attacks that is undefended, or a chariot attacked
+    /// by something cheaper.
+    fn threats(
+        &self,
+        pos: &Position,
+        color: Color,
+        maps: &[AttackMap; 2],
+        sign: i32,
+        score: &mut Score,
+    ) {
+        let w = &self.weights;
+        let them = color.other();
+        let ours = maps[color.index()];
+        let defended = maps[them.index()].all;
+        let targets = pos.color_bb(them) & !pos.kind_bb(PieceKind::General);
+        let hanging = targets & ours.all & !defended;
+        let chariots_hit = pos.pieces(them, PieceKind::Chariot) & ours.minor;
+        for sq in hanging | chariots_hit {
+            let kind = pos.piece_at(sq).map_or(PieceKind::Soldier, |p| p.kind);
+            let scale = w.threat_scale[kind.index()];
+            score.mg += sign * w.hanging.mg * scale / 8;
+            score.eg += sign * w.hanging.eg * scale / 8;
+        }
+    }
+
+    /// Bonus for soldiers over the river standing side by side.
+    fn soldiers(&self, pos: &Position, color: Color, sign: i32, score: &mut Score) {
+        let crossed = pos.pieces(color, PieceKind::Soldier) & !own_half(color);
+        // A pair is a soldier with another one file to its right on the same rank.
+        let mut pairs = 0;
+        for sq in crossed {
+            if let Some(right) = sq.offset(1, 0) {
+                if crossed.contains(right) {
+                    pairs += 1;
+                }
+            }
+        }
+        score.add(sign, self.weights.connected_soldiers, pairs);
+    }
+}
+
+/// The nine points of `color`'s palace.
+fn palace_of(color: Color) -> Bitboard {
+    PALACES[color.index()]
+}
+
+/// `color`'s side of the river.
+fn own_half(color: Color) -> Bitboard {
+    HALVES[color.index()]
+}
+
+/// Bits of ranks `lo..=hi` on files `files`.
+const fn region(lo: usize, hi: usize, files: (usize, usize)) -> Bitboard {
+    let mut bits = 0u128;
+    let mut r = lo;
+    while r <= hi {
+        let mut f = files.0;
+        while f <= files.1 {
+            bits |= 1u128 << (r * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    Bitboard(bits)
+}
+
+const PALACES: [Bitboard; 2] = [region(0, 2, (3, 5)), region(7, 9, (3, 5))];
+const HALVES: [Bitboard; 2] = [region(0, 4, (0, 8)), region(5, 9, (0, 8))];
+
+/// How much of an advantage can be realised, in 64ths: endings where the stronger side's
+/// attackers cannot break the defence are pulled towards a draw.
+fn drawish_scale(pos: &Position, score: i32) -> i32 {
+    let strong = if score >= 0 { Color::Red } else { Color::Black };
+    let weak = strong.other();
+    let count = |c, k| pos.pieces(c, k).count();
+    let chariots = count(strong, PieceKind::Chariot);
+    let horses = count(strong, PieceKind::Horse);
+    let cannons = count(strong, PieceKind::Cannon);
+    let soldiers = pos.pieces(strong, PieceKind::Soldier);
+    let crossed_soldiers = (soldiers & !own_half(strong)).count();
+    let attackers = chariots + horses + cannons + soldiers.count();
+    if attackers == 0 {
+        return 0;
+    }
+    let defenders = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
+    if chariots == 0 && horses + cannons == 1 && soldiers.is_empty() {
+        // A lone horse or cannon cannot mate against a defended general.
+        return match defenders {
+            0 => 48,
+            1 => 24,
+            _ => 4,
+        };
+    }
+    if chariots + horses + cannons == 0 {
+        // Soldiers only: those that reached the last rank no longer threaten mate.
+        let back_rank = |sq: xiangqi::Square| match strong {
+            Color::Red => sq.rank() == 9,
+            Color::Black => sq.rank() == 0,
+        };
+        let useful = soldiers.filter(|&s| !back_rank(s)).count();
+        if useful == 0 {
+            return 0;
+        }
+        if useful == 1 && crossed_soldiers <= 1 && defenders >= 2 {
+            return 8;
+        }
+    }
+    64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        DEFAULT_EVALUATOR.evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let e = eval(xiangqi::START_FEN);
+        assert_eq!(e, DEFAULT_EVALUATOR.weights().tempo);
+    }
+
+    #[test]
+    fn symmetric_under_colour_mirror() {
+        for fen in [
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = pos.mirror_colors();
+            assert_eq!(
+                DEFAULT_EVALUATOR.evaluate(&pos),
+                DEFAULT_EVALUATOR.evaluate(&mirrored),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn extra_chariot_is_winning() {
+        let e = eval("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+        assert!(e > 700, "{e}");
+    }
+
+    #[test]
+    fn lone_cannon_against_full_defence_is_drawish() {
+        let e = eval("3akab2/9/4b4/9/9/9/9/3C5/9/4K4 w");
+        assert!(e.abs() < 100, "{e}");
+        assert_eq!(
+            eval("3k5/9/9/9/9/9/9/9/9/4K4 w"),
+            DEFAULT_EVALUATOR.weights().tempo
+        );
+    }
+}

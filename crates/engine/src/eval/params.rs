@@ -1,0 +1,81 @@
+//! Every evaluation weight, named, in one place, so a tuner can change them.
+//!
+//! Values are centi-soldiers in two phases: `mg` (opening/middlegame, all heavy pieces on the
+//! board) and `eg` (endgame); the evaluation blends them by the material left.
+
+/// A weight for the middlegame and one for the endgame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// Middlegame value.
+    pub mg: i32,
+    /// Endgame value.
+    pub eg: i32,
+}
+
+/// Shorthand for a [`Pair`].
+pub const fn pair(mg: i32, eg: i32) -> Pair {
+    Pair { mg, eg }
+}
+
+/// All weights of the hand-made evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Base value per kind, indexed like `PieceKind` (general, advisor, elephant, horse,
+    /// chariot, cannon, soldier). The piece-square tables add to these.
+    pub material: [Pair; 7],
+    /// Per reachable point for a chariot.
+    pub chariot_mobility: Pair,
+    /// Per unblocked, not-own-occupied horse move.
+    pub horse_mobility: Pair,
+    /// A horse with no move at all (trapped) pays this on top.
+    pub horse_trapped: Pair,
+    /// Per quiet cannon move.
+    pub cannon_mobility: Pair,
+    /// Per missing advisor, times the enemy's chariots and horses.
+    pub missing_advisor: Pair,
+    /// Per missing elephant, times the enemy's cannons.
+    pub missing_elephant: Pair,
+    /// An enemy cannon on our general's file with nothing between (空头炮).
+    pub hollow_cannon: Pair,
+    /// An enemy cannon on our general's file behind exactly one screen (中炮 aimed at it).
+    pub central_cannon: Pair,
+    /// Per enemy chariot on our general's file or rank with at most one piece between.
+    pub chariot_on_general_line: Pair,
+    /// Per point of our palace attacked by the enemy.
+    pub palace_attack: Pair,
+    /// Per enemy piece we attack that is not defended, scaled by its kind in `threat_scale`.
+    pub hanging: Pair,
+    /// Relative weight of a hanging piece by kind (in eighths).
+    pub threat_scale: [i32; 7],
+    /// Per pair of soldiers over the river side by side.
+    pub connected_soldiers: Pair,
+    /// Bonus for the side to move.
+    pub tempo: i32,
+}
+
+/// The hand-made starting weights.
+pub const DEFAULT: Weights = Weights {
+    material: [
+        pair(0, 0),
+        pair(190, 170),
+        pair(190, 170),
+        pair(390, 430),
+        pair(900, 930),
+        pair(430, 400),
+        pair(55, 80),
+    ],
+    chariot_mobility: pair(4, 6),
+    horse_mobility: pair(9, 11),
+    horse_trapped: pair(-25, -25),
+    cannon_mobility: pair(2, 2),
+    missing_advisor: pair(18, 8),
+    missing_elephant: pair(16, 6),
+    hollow_cannon: pair(70, 30),
+    central_cannon: pair(20, 5),
+    chariot_on_general_line: pair(18, 12),
+    palace_attack: pair(8, 4),
+    hanging: pair(40, 48),
+    threat_scale: [0, 2, 2, 4, 8, 5, 1],
+    connected_soldiers: pair(12, 24),
+    tempo: 16,
+};
