@@ -125,7 +125,7 @@ impl TranspositionTable {
 
     /// Size in MiB.
     pub fn megabytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Empties every entry.
