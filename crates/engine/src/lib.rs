@@ -3,7 +3,17 @@
 //! evaluation, Lazy SMP threads and time management, behind a small [`Engine`] facade that the
 //! protocol front end and the web GUI share.
 
+pub mod bench;
+pub mod engine;
 pub mod eval;
+pub mod history;
+pub mod movepick;
 pub mod score;
+pub mod search;
 pub mod see;
+pub mod time;
 pub mod tt;
+
+pub use engine::{Engine, EngineOptions, SearchRequest, SearchResult};
+pub use search::SearchInfo;
+pub use time::{Clock, Limits};

@@ -305,24 +305,28 @@ impl Game {
         }
         // The oldest occurrence among the last `needed`: judge every move since then.
         let first = earlier[needed.max(2) - 2];
-        let cycle = &self.plies[first..];
-        Some(judge_cycle(cycle, self.position.side_to_move()))
+        let cycle: Vec<(bool, bool)> = self.plies[first..]
+            .iter()
+            .map(|p| (p.check, p.chase))
+            .collect();
+        Some(judge_repetition(&cycle, self.position.side_to_move()))
     }
 }
 
-/// Judges the plies of a repetition cycle. `to_move` is the side to move at its end (and so at
-/// its start), which tells whose move each ply was.
-fn judge_cycle(cycle: &[Ply], to_move: Color) -> Outcome {
+/// Judges a repetition from its plies in order, each `(gave check, chased)`. `to_move` is the
+/// side to move at the cycle's start (and so at its end), which tells whose move each ply was.
+/// Used by [`Game`] and by engines applying the rules inside their search.
+pub fn judge_repetition(cycle: &[(bool, bool)], to_move: Color) -> Outcome {
     let forcing = |side: Color| {
         // Plies 0, 2, 4… of the cycle were played by `to_move`.
         let offset = if side == to_move { 0 } else { 1 };
-        let moves: Vec<&Ply> = cycle.iter().skip(offset).step_by(2).collect();
+        let moves: Vec<(bool, bool)> = cycle.iter().copied().skip(offset).step_by(2).collect();
         if moves.is_empty() {
             Forcing::None
-        } else if moves.iter().all(|p| p.check) {
+        } else if moves.iter().all(|&(check, _)| check) {
             Forcing::Check
-        } else if moves.iter().all(|p| p.check || p.chase) {
-            if moves.iter().any(|p| p.check) {
+        } else if moves.iter().all(|&(check, chase)| check || chase) {
+            if moves.iter().any(|&(check, _)| check) {
                 Forcing::Check
             } else {
                 Forcing::Chase

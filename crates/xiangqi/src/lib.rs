@@ -22,9 +22,9 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Validation};
-pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
+pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason};
 pub use movegen::{perft, perft_divide};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};

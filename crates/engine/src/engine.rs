@@ -1,0 +1,358 @@
+//! The engine facade: owns the transposition table and options, runs searches on their own
+//! threads, and reports through callbacks. The protocol front end, the web GUI and the command
+//! line all drive the search through this one type.
+
+use crate::eval::DEFAULT_EVALUATOR;
+use crate::score::INFINITE;
+use crate::search::{SearchConfig, SearchInfo, Shared, Worker};
+use crate::time::Limits;
+use crate::tt::TranspositionTable;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use xiangqi::{Move, Position};
+
+/// Engine settings that persist between searches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time lost per move between engine and GUI.
+    pub move_overhead: Duration,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+        }
+    }
+}
+
+/// Largest accepted hash size in MiB.
+pub const MAX_HASH_MB: usize = 16 * 1024;
+/// Largest accepted thread count.
+pub const MAX_THREADS: usize = 256;
+
+/// What to search: the game so far and the limits.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// The game's start position.
+    pub start: Position,
+    /// Moves played since `start` (legal; the repetition rules look back through them).
+    pub moves: Vec<Move>,
+    /// When to stop.
+    pub limits: Limits,
+    /// If not empty, only these root moves are searched (UCI `searchmoves`).
+    pub search_moves: Vec<Move>,
+    /// Root moves never to play (UCCI `banmoves`).
+    pub banned: Vec<Move>,
+    /// Start in ponder mode: ignore the clock until [`Engine::ponderhit`].
+    pub ponder: bool,
+}
+
+impl SearchRequest {
+    /// A request to search `position` (no game history) within `limits`.
+    pub fn new(position: Position, limits: Limits) -> SearchRequest {
+        SearchRequest {
+            start: position,
+            moves: Vec::new(),
+            limits,
+            search_moves: Vec::new(),
+            banned: Vec::new(),
+            ponder: false,
+        }
+    }
+
+    /// The position to search from.
+    pub fn root_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.make_move(m);
+        }
+        pos
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder_move: Option<Move>,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<()>,
+}
+
+/// A Xiangqi engine. Searches run on background threads; [`Engine::start`] returns at once.
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    /// An engine with these options (hash and threads clamped to sane ranges).
+    pub fn new(mut options: EngineOptions) -> Engine {
+        options.hash_mb = options.hash_mb.clamp(1, MAX_HASH_MB);
+        options.threads = options.threads.clamp(1, MAX_THREADS);
+        options.multipv = options.multipv.max(1);
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            running: None,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Resizes the hash table (stopping any search first).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.stop_and_wait();
+        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
+        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+    }
+
+    /// Sets the number of search threads for the next search.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.clamp(1, MAX_THREADS);
+    }
+
+    /// Sets how many principal variations to report.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.options.multipv = lines.max(1);
+    }
+
+    /// Sets the expected communication delay per move.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.options.move_overhead = overhead;
+    }
+
+    /// Forgets everything learned (new game): empties the hash table.
+    pub fn new_game(&mut self) {
+        self.stop_and_wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
+    }
+
+    /// Permille of the hash table used by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Starts searching in the background. `on_info` receives progress from the search thread;
+    /// `on_done` receives the result once (also after [`Engine::stop`]). A search already
+    /// running is stopped first.
+    pub fn start<I, D>(&mut self, request: SearchRequest, on_info: I, on_done: D)
+    where
+        I: FnMut(&SearchInfo) + Send + 'static,
+        D: FnOnce(SearchResult) + Send + 'static,
+    {
+        self.stop_and_wait();
+        let shared = Arc::new(Shared::new(request.ponder));
+        let tt = Arc::clone(&self.tt);
+        let options = self.options.clone();
+        let thread_shared = Arc::clone(&shared);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let mut on_info = on_info;
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    run(&tt, &thread_shared, &request, &options, &mut on_info)
+                }))
+                .unwrap_or_else(|_| fallback(&request));
+                on_done(result);
+            })
+            .expect("spawning the search thread");
+        self.running = Some(Running { shared, handle });
+    }
+
+    /// Searches on the calling thread's behalf and waits for the result.
+    pub fn search(
+        &mut self,
+        request: SearchRequest,
+        on_info: impl FnMut(&SearchInfo) + Send + 'static,
+    ) -> SearchResult {
+        let (tx, rx) = mpsc::channel();
+        let fallback_result = fallback(&request);
+        self.start(request, on_info, move |result| {
+            let _ = tx.send(result);
+        });
+        self.wait();
+        rx.recv().unwrap_or(fallback_result)
+    }
+
+    /// Asks the running search to stop; its result still arrives through `on_done`.
+    pub fn stop(&self) {
+        if let Some(running) = &self.running {
+            running.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one.
+    pub fn ponderhit(&self) {
+        if let Some(running) = &self.running {
+            running.shared.ponderhit.store(true, Ordering::Relaxed);
+            running.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Waits for the running search (if any) to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            let _ = running.handle.join();
+        }
+    }
+
+    /// Stops the running search and waits for it.
+    pub fn stop_and_wait(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_and_wait();
+    }
+}
+
+/// The legal root moves of a request after `searchmoves` and `banmoves`.
+pub fn root_moves(request: &SearchRequest, root: &Position) -> Vec<Move> {
+    root.legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| request.search_moves.is_empty() || request.search_moves.contains(m))
+        .filter(|m| !request.banned.contains(m))
+        .collect()
+}
+
+/// A result for when the search could not run: the first allowed move, unsearched.
+fn fallback(request: &SearchRequest) -> SearchResult {
+    let root = request.root_position();
+    let moves = root_moves(request, &root);
+    SearchResult {
+        best_move: moves.first().copied(),
+        ponder_move: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: moves.first().copied().into_iter().collect(),
+    }
+}
+
+fn run(
+    tt: &TranspositionTable,
+    shared: &Shared,
+    request: &SearchRequest,
+    options: &EngineOptions,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let started = Instant::now();
+    tt.new_search();
+    let root = request.root_position();
+    let moves = root_moves(request, &root);
+    let config = SearchConfig {
+        multipv: options.multipv,
+        move_overhead: options.move_overhead,
+    };
+    let eval = &*DEFAULT_EVALUATOR;
+    std::thread::scope(|scope| {
+        for id in 1..options.threads {
+            let moves = &moves;
+            let config = config.clone();
+            let _ = std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut helper = Worker::new(
+                        id,
+                        shared,
+                        tt,
+                        eval,
+                        &request.start,
+                        &request.moves,
+                        moves,
+                        request.limits.clone(),
+                        config,
+                    );
+                    helper.iterate(&mut |_| {});
+                    helper.flush();
+                });
+        }
+        let mut main = Worker::new(
+            0,
+            shared,
+            tt,
+            eval,
+            &request.start,
+            &request.moves,
+            &moves,
+            request.limits.clone(),
+            config,
+        );
+        main.iterate(on_info);
+        main.wait_while_required();
+        shared.stop.store(true, Ordering::Relaxed);
+        main.flush();
+        let best = main.root_moves.first();
+        let score = best.map_or(0, |rm| {
+            if rm.score == -INFINITE {
+                rm.previous_score
+            } else {
+                rm.score
+            }
+        });
+        SearchResult {
+            best_move: best.map(|rm| rm.mv),
+            ponder_move: best.and_then(|rm| rm.pv.get(1).copied()),
+            score,
+            depth: main.completed_depth,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            time: started.elapsed(),
+            pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
+        }
+    })
+}

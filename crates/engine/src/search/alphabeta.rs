@@ -1,0 +1,443 @@
+//! Principal variation search with quiescence, and the pruning and reductions around it.
+
+use super::Worker;
+use crate::movepick::{MovePicker, OrderingHints};
+use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
+use crate::see::{see, SEE_VALUE};
+use crate::tt::Bound;
+use std::sync::LazyLock;
+use xiangqi::{Move, PieceKind};
+
+/// Late-move reductions by depth and move number: about ln(depth)·ln(moves)/2.
+static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as i32;
+        }
+    }
+    t
+});
+
+/// Node kinds compiled separately: principal-variation nodes search with an open window.
+pub(super) trait NodeKind {
+    const PV: bool;
+}
+pub(super) struct Pv;
+pub(super) struct NonPv;
+impl NodeKind for Pv {
+    const PV: bool = true;
+}
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+impl Worker<'_> {
+    /// Searches the root moves from `pv_index` on; updates their scores and lines.
+    pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        for i in pv_index..self.root_moves.len() {
+            self.root_moves[i].score = -INFINITE;
+        }
+        for i in pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.stack[0].current = m;
+            let gives_check = self.make(m);
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if i == pv_index {
+                score = -self.negamax::<Pv>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let capture = self.line.last().is_some_and(|r| r.undo.captured.is_some());
+                let r = if depth >= 3 && !capture && !gives_check && i > pv_index + 3 {
+                    (REDUCTIONS[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha {
+                    score = -self.negamax::<Pv>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv_table[1][1..self.pv_len[1].max(1)]);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Alpha-beta search of the current node to `depth` plies; `ply` plies below the root.
+    pub(super) fn negamax<N: NodeKind>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch::<N>(alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.rule_verdict(ply) {
+            return score;
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.line.last().is_some_and(|r| r.check);
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(h) = hit {
+            if !N::PV && h.depth >= depth {
+                let score = from_tt(h.score, ply);
+                let usable = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| self.evaluate(), |h| h.eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 1].killers = [Move::NONE; 2];
+
+        if !N::PV && !in_check {
+            // Reverse futility: far enough above beta that a shallow search won't fall back.
+            let margin = 90 * depth - 40 * improving as i32;
+            if depth <= 6 && static_eval - margin >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still leaves us above beta, a real move will too.
+            if depth >= 3
+                && static_eval >= beta
+                && !self.stack[ply - 1].current.is_none()
+                && self.has_heavy_pieces()
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.stack[ply].current = Move::NONE;
+                self.make_null();
+                let score = -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+                self.unmake();
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Without a hash move this node was never searched well: search it a little shallower.
+        if hash_move.is_none() && depth >= 6 && (N::PV || cut_node) {
+            depth -= 1;
+        }
+
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose.
+            return mated_in(ply);
+        }
+        let previous = self.stack[ply - 1].current;
+        let counter = if previous.is_none() {
+            Move::NONE
+        } else {
+            self.pos
+                .piece_at(previous.to())
+                .map_or(Move::NONE, |p| self.history.counter(p, previous))
+        };
+        let hints = OrderingHints {
+            hash_move,
+            killers: self.stack[ply].killers,
+            counter,
+        };
+        let picker = MovePicker::new(&self.pos, moves, &hints, &self.history);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut move_count = 0;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        for m in picker {
+            move_count += 1;
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let mover = self.pos.piece_at(m.from());
+            let is_killer = self.stack[ply].killers.contains(&m);
+
+            // Shallow pruning of moves unlikely to matter, once a real score is in hand.
+            if !N::PV && !in_check && best > -MATE_BOUND && move_count > 1 {
+                if capture {
+                    if depth <= 5 && see(&self.pos, m) < -120 * depth {
+                        continue;
+                    }
+                } else if depth <= 5 && !is_killer {
+                    let late = 4 + depth * depth / (2 - improving as i32);
+                    if move_count as i32 > late {
+                        continue;
+                    }
+                }
+            }
+
+            self.stack[ply].current = m;
+            let gives_check = self.make(m);
+            if !N::PV
+                && !in_check
+                && !capture
+                && !gives_check
+                && best > -MATE_BOUND
+                && move_count > 1
+                && depth <= 6
+                && static_eval + 100 + 110 * depth <= alpha
+            {
+                // Futility: a quiet move cannot lift this position to alpha.
+                self.unmake();
+                continue;
+            }
+            let extension = gives_check as i32;
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if move_count == 1 {
+                score = -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && move_count > 2 && !capture && !gives_check {
+                    r = REDUCTIONS[depth.min(63) as usize][move_count.min(63)];
+                    r += !improving as i32 + cut_node as i32 - N::PV as i32 - is_killer as i32;
+                    if let Some(p) = mover {
+                        r -= self.history.score(p, m) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if N::PV && score > alpha && score < beta {
+                    score = -self.negamax::<Pv>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if N::PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    /// Searches captures only (all evasions when in check) until the position is quiet.
+    pub(super) fn qsearch<N: NodeKind>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.line.last().is_some_and(|r| r.check);
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            if !N::PV {
+                let score = from_tt(h.score, ply);
+                let usable = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+
+        let mut best;
+        let stand_pat;
+        let moves;
+        if in_check {
+            moves = self.pos.legal_moves();
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            best = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = hit.map_or_else(|| self.evaluate(), |h| h.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            moves = self.pos.legal_captures();
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
+        let hash_move = hash_move.filter(|&m| in_check || self.pos.piece_at(m.to()).is_some());
+        for m in MovePicker::for_quiescence(&self.pos, moves, hash_move) {
+            if !in_check {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()]);
+                // Delta pruning: even winning this piece outright stays below alpha.
+                if stand_pat + victim + 150 <= alpha {
+                    continue;
+                }
+                if see(&self.pos, m) < 0 {
+                    continue;
+                }
+            }
+            self.make(m);
+            let score = -self.qsearch::<N>(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if N::PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
+        best
+    }
+
+    /// Static evaluation of the current position for the side to move.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        self.eval.evaluate(&self.pos)
+    }
+
+    /// Whether the side to move has a chariot, horse or cannon: with only soldiers and
+    /// defenders, passing can be a real advantage (zugzwang), so null moves are unsafe.
+    fn has_heavy_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .any(|&k| self.pos.pieces(us, k).any())
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[ply] = m;
+        line[ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// A quiet move caused a cutoff: remember it as a killer and counter move, and raise its
+    /// history while lowering that of the quiet moves tried before it.
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        let frame = &mut self.stack[ply];
+        if frame.killers[0] != m {
+            frame.killers[1] = frame.killers[0];
+            frame.killers[0] = m;
+        }
+        let bonus = (depth * depth * 16).min(2400);
+        if let Some(piece) = self.pos.piece_at(m.from()) {
+            self.history.update(piece, m, bonus);
+        }
+        for &q in tried {
+            if let Some(piece) = self.pos.piece_at(q.from()) {
+                self.history.update(piece, q, -bonus);
+            }
+        }
+        let previous = self.stack[ply - 1].current;
+        if !previous.is_none() {
+            if let Some(p) = self.pos.piece_at(previous.to()) {
+                self.history.set_counter(p, previous, m);
+            }
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! The search: one [`Worker`] per thread runs iterative deepening over the shared
+//! transposition table (Lazy SMP); the main worker also keeps time and reports progress.
+
+mod alphabeta;
+mod repetition;
+
+use crate::eval::Evaluator;
+use crate::history::History;
+use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
+use crate::time::{Limits, TimeManager};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use xiangqi::{Move, Position, Undo};
+
+/// State shared by all threads of one search.
+pub struct Shared {
+    /// Set to make every thread stop as soon as it can.
+    pub stop: AtomicBool,
+    /// While set, the engine is pondering and ignores the clock.
+    pub pondering: AtomicBool,
+    /// Set by `ponderhit`; the main thread then restarts its clock and clears it.
+    pub ponderhit: AtomicBool,
+    /// Nodes searched by all threads (each adds its count every few thousand nodes).
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// Fresh state for a new search.
+    pub fn new(pondering: bool) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// One move of the game or the search path, as the repetition rules need it.
+#[derive(Clone, Copy)]
+struct PlyRecord {
+    mv: Move,
+    undo: Undo,
+    /// The move gave check.
+    check: bool,
+    /// A null move (passing), which no repetition may cross.
+    null: bool,
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    killers: [Move; 2],
+    /// The move played from this ply (NONE for a null move).
+    current: Move,
+}
+
+const EMPTY_FRAME: Frame = Frame {
+    static_eval: 0,
+    killers: [Move::NONE; 2],
+    current: Move::NONE,
+};
+
+/// A root move with what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score in the current iteration (`-INFINITE` until searched).
+    pub score: i32,
+    /// Score in the last completed iteration.
+    pub previous_score: i32,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Deepest ply reached while searching it.
+    pub seldepth: usize,
+}
+
+/// One line of progress, reported after each completed iteration (and MultiPV line).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Permille of the hash table in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Options the search reads.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Time lost per move between engine and GUI.
+    pub move_overhead: Duration,
+}
+
+/// A searching thread.
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared,
+    tt: &'a TranspositionTable,
+    eval: &'a Evaluator,
+    pos: Position,
+    /// Keys of every position of the game and the search path; the last is the current one.
+    keys: Vec<u64>,
+    /// The moves between them: `line[i]` leads from `keys[i]` to `keys[i + 1]`.
+    line: Vec<PlyRecord>,
+    stack: Vec<Frame>,
+    history: History,
+    pv_table: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unflushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    limits: Limits,
+    time: Option<TimeManager>,
+    config: SearchConfig,
+    /// Depth of the last completed iteration.
+    pub completed_depth: u32,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker that will search from `start` after `moves` (the game so far), over the root
+    /// moves `root` (all legal moves unless restricted).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        tt: &'a TranspositionTable,
+        eval: &'a Evaluator,
+        start: &Position,
+        moves: &[Move],
+        root: &[Move],
+        limits: Limits,
+        config: SearchConfig,
+    ) -> Worker<'a> {
+        let mut pos = start.clone();
+        let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 2);
+        let mut line = Vec::with_capacity(moves.len() + MAX_PLY + 2);
+        keys.push(pos.key());
+        for &m in moves {
+            let undo = pos.make_move(m);
+            line.push(PlyRecord {
+                mv: m,
+                undo,
+                check: pos.in_check(),
+                null: false,
+            });
+            keys.push(pos.key());
+        }
+        let time = (id == 0).then(|| TimeManager::new(&limits, config.move_overhead));
+        Worker {
+            id,
+            shared,
+            tt,
+            eval,
+            pos,
+            keys,
+            line,
+            stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            history: History::default(),
+            pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: root
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    previous_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect(),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            limits,
+            time,
+            config,
+            completed_depth: 0,
+        }
+    }
+
+    /// Nodes this worker has searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Iterative deepening until a limit is reached or the search is stopped, calling
+    /// `report` (main worker only) after every completed iteration.
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&SearchInfo)) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let multipv = self.config.multipv.clamp(1, self.root_moves.len());
+        let mut best_changes = 0.0f64;
+        let mut last_best = self.root_moves[0].mv;
+        for depth in 1..=max_depth {
+            // Helper threads skip some depths so that they spread over the tree.
+            if self.id > 0 && depth > 2 && (depth + self.id as u32) % 3 == 0 {
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                self.aspiration(depth as i32, pv_index);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id == 0 {
+                for pv_index in 0..multipv {
+                    report(&self.info(depth, pv_index));
+                }
+            }
+            if self.root_moves[0].mv != last_best {
+                best_changes += 1.0;
+                last_best = self.root_moves[0].mv;
+            }
+            best_changes *= 0.5;
+            let best_score = self.root_moves[0].score;
+            if let Some(mate) = self.limits.mate {
+                if best_score >= MATE_BOUND && (crate::score::MATE - best_score + 1) / 2 <= mate as i32 {
+                    break;
+                }
+            }
+            if let Some(time) = &self.time {
+                if !self.shared.pondering.load(Ordering::Relaxed)
+                    && !time.can_start_iteration(1.0 + best_changes)
+                {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Searches root moves `pv_index..` at `depth` with a window around the last score,
+    /// widening it until the score falls inside.
+    fn aspiration(&mut self, depth: i32, pv_index: usize) {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = 24;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
+            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta, pv_index);
+            // Stable sort keeps earlier order among equal (unsearched) moves.
+            self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {
+        let rm = &self.root_moves[pv_index];
+        let score = if rm.score == -INFINITE {
+            rm.previous_score
+        } else {
+            rm.score
+        };
+        SearchInfo {
+            depth,
+            seldepth: rm.seldepth.max(1) as u32,
+            multipv: pv_index + 1,
+            score,
+            nodes: self.shared.nodes.load(Ordering::Relaxed) + self.unflushed,
+            time: self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed()),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Plays `m` on the board and records it for the repetition rules.
+    #[inline]
+    fn make(&mut self, m: Move) -> bool {
+        let undo = self.pos.make_move(m);
+        let check = self.pos.in_check();
+        self.line.push(PlyRecord {
+            mv: m,
+            undo,
+            check,
+            null: false,
+        });
+        self.keys.push(self.pos.key());
+        check
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        let record = self.line.pop().expect("unmake after make");
+        self.keys.pop();
+        if record.null {
+            self.pos.unmake_null(record.undo);
+        } else {
+            self.pos.unmake_move(record.mv, record.undo);
+        }
+    }
+
+    #[inline]
+    fn make_null(&mut self) {
+        let undo = self.pos.make_null();
+        self.line.push(PlyRecord {
+            mv: Move::NONE,
+            undo,
+            check: false,
+            null: true,
+        });
+        self.keys.push(self.pos.key());
+    }
+
+    /// Counts a node and, every 1024 of them, publishes the count and checks the limits.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 1024 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(limit) = self.limits.nodes {
+            if total >= limit {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+                return;
+            }
+        }
+        if let Some(time) = &mut self.time {
+            if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
+                time.restart();
+            }
+            if !self.shared.pondering.load(Ordering::Relaxed) && time.out_of_time() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Publishes the remaining node count (at the end of a search).
+    pub fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Waits, after the search has finished early, until the GUI may receive the best move:
+    /// `go infinite` and pondering wait for `stop` or `ponderhit`.
+    pub fn wait_while_required(&mut self) {
+        loop {
+            if self.shared.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let pondering = self.shared.pondering.load(Ordering::Relaxed);
+            if !self.limits.infinite && !pondering {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Time management: how long to think about one move.
+//!
+//! A fixed `movetime` is used almost whole. With a clock the engine aims for an *optimum*
+//! (its share of the remaining time plus most of the increment) and never passes a *maximum*
+//! that leaves the move overhead and a safety margin on the clock, so it cannot lose on time.
+
+use std::time::{Duration, Instant};
+
+/// A side's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Everything that limits one search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Think exactly this long.
+    pub movetime: Option<Duration>,
+    /// The mover's clock.
+    pub clock: Option<Clock>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+}
+
+/// Deadlines for one search, measured from its start.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    optimum: Option<Duration>,
+    maximum: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Plans a search that starts now. `overhead` is the time lost per move between engine
+    /// and GUI (communication, process scheduling).
+    pub fn new(limits: &Limits, overhead: Duration) -> TimeManager {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeManager {
+                start,
+                optimum: None,
+                maximum: None,
+            };
+        }
+        if let Some(movetime) = limits.movetime {
+            let budget = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+            return TimeManager {
+                start,
+                optimum: Some(budget),
+                maximum: Some(budget),
+            };
+        }
+        let Some(clock) = limits.clock else {
+            return TimeManager {
+                start,
+                optimum: None,
+                maximum: None,
+            };
+        };
+        // Keep a reserve on the clock beyond the overhead: 1% plus a few milliseconds.
+        let reserve = overhead + clock.time / 100 + Duration::from_millis(5);
+        let usable = clock.time.saturating_sub(reserve);
+        let moves_left = clock.moves_to_go.unwrap_or(32).clamp(1, 40);
+        let share = usable / moves_left + clock.increment * 3 / 4;
+        let optimum = share.min(usable * 2 / 3);
+        let maximum = (optimum * 4).min(usable * 3 / 4).max(optimum);
+        TimeManager {
+            start,
+            optimum: Some(optimum.max(Duration::from_millis(1))),
+            maximum: Some(maximum.max(Duration::from_millis(1))),
+        }
+    }
+
+    /// Restarts the clock now (on `ponderhit`, when the engine's own time begins to run).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether to start another iteration, given how unstable the best move has been
+    /// (`instability` 1.0 = normal; larger when the best move keeps changing).
+    pub fn can_start_iteration(&self, instability: f64) -> bool {
+        match self.optimum {
+            None => true,
+            // An iteration costs several times the previous ones: don't start one that would
+            // end far past the optimum.
+            Some(optimum) => self.elapsed().as_secs_f64() < optimum.as_secs_f64() * 0.55 * instability,
+        }
+    }
+
+    /// Whether the hard limit has passed: stop searching at once.
+    pub fn out_of_time(&self) -> bool {
+        self.maximum.is_some_and(|m| self.elapsed() >= m)
+    }
+
+    /// The hard limit, if any.
+    pub fn maximum(&self) -> Option<Duration> {
+        self.maximum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        let overhead = Duration::from_millis(30);
+        for (ms, inc, mtg) in [
+            (60_000, 0, None),
+            (1_000, 0, None),
+            (100, 0, Some(1)),
+            (50, 1000, None),
+            (10, 0, None),
+            (300_000, 2_000, Some(40)),
+        ] {
+            let tm = TimeManager::new(&clock(ms, inc, mtg), overhead);
+            let max = tm.maximum().unwrap();
+            assert!(
+                max + overhead <= Duration::from_millis(ms).max(Duration::from_millis(1)) + overhead,
+                "{ms} {inc} {mtg:?}: {max:?}"
+            );
+            assert!(max.as_millis() as u64 <= ms.saturating_sub(30).max(1));
+        }
+    }
+
+    #[test]
+    fn movetime_is_used_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1000)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Duration::from_millis(30));
+        assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
+    }
+}
