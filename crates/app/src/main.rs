@@ -1,11 +1,11 @@
 //! The `xiangqi` command: rules tools (perft, status, PGN, notation conversion).
 
 mod cli;
-// The driver that executes protocol commands comes next; until it lands nothing calls the parser.
-#[allow(dead_code)]
 mod protocol;
 
 use clap::{Parser, Subcommand};
+use protocol::command::Dialect;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 /// Xiangqi (Chinese chess): rules tools, engine and GUI in one binary.
@@ -24,6 +24,14 @@ enum Command {
     Status(cli::status::StatusArgs),
     /// Convert moves between notations (ICCS, UCI ranks 1-10, WXF, Chinese).
     Convert(cli::convert::ConvertArgs),
+    /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
+    Bench(cli::bench::BenchArgs),
+    /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
+    Engine,
+    /// Speak UCCI on stdin/stdout.
+    Ucci,
+    /// Speak UCI on stdin/stdout.
+    Uci,
 }
 
 fn main() -> ExitCode {
@@ -32,10 +40,19 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => cli::perft::run(&a),
         Some(Command::Status(a)) => cli::status::run(&a),
         Some(Command::Convert(a)) => cli::convert::run(&a),
+        Some(Command::Bench(a)) => cli::bench::run(&a),
+        Some(Command::Engine) => protocol::driver::run_stdio(None),
+        Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
+        Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),
         None => {
-            use clap::CommandFactory;
-            let _ = Args::command().print_help();
-            Ok(())
+            if std::io::stdin().is_terminal() {
+                use clap::CommandFactory;
+                let _ = Args::command().print_help();
+                Ok(())
+            } else {
+                // Started by a GUI with a pipe for stdin: speak its protocol.
+                protocol::driver::run_stdio(None)
+            }
         }
     };
     match result {

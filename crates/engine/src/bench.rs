@@ -15,26 +15,59 @@ pub const POSITIONS: &[(&str, &str)] = &[
     (xiangqi::START_FEN, ""),
     // Central cannon against screen horses, several branches.
     (xiangqi::START_FEN, "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7"),
-    (xiangqi::START_FEN, "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5 b0c2 b7a7"),
+    (
+        xiangqi::START_FEN,
+        "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5 b0c2 b7a7",
+    ),
     (xiangqi::START_FEN, "h2e2 h7e7 h0g2 h9g7 i0h0 i9h9"),
-    (xiangqi::START_FEN, "h2e2 b9c7 h0g2 a9b9 i0h0 h9g7 b0c2 c6c5"),
+    (
+        xiangqi::START_FEN,
+        "h2e2 b9c7 h0g2 a9b9 i0h0 h9g7 b0c2 c6c5",
+    ),
     // Elephant opening, pawn opening, horse opening, crossing-palace cannon.
     (xiangqi::START_FEN, "c0e2 h7e7 b0c2 h9g7 a0b0 i9h9"),
     (xiangqi::START_FEN, "g3g4 c6c5 b0c2 b9c7 h0g2 h9g7"),
     (xiangqi::START_FEN, "b0c2 h7e7 g3g4 h9g7 h0g2 i9h9"),
     (xiangqi::START_FEN, "h2f2 h9g7 h0g2 g6g5 i0h0 i9h9"),
-    (xiangqi::START_FEN, "h2e2 h9g7 h0g2 i9h9 i0h0 h7i7 b0c2 b9c7 c3c4 h9h5"),
+    (
+        xiangqi::START_FEN,
+        "h2e2 h9g7 h0g2 i9h9 i0h0 h7i7 b0c2 b9c7 c3c4 h9h5",
+    ),
     // Middlegames.
-    ("r1bakab1r/9/1cn1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1", ""),
-    ("2b1kab2/4a4/2n1c4/p3p1p1p/2p6/9/P1P1P3P/4C1N2/4A4/2BAK1B2 w - - 0 1", ""),
-    ("1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1", ""),
-    ("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", ""),
-    ("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", ""),
+    (
+        "r1bakab1r/9/1cn1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
+        "",
+    ),
+    (
+        "2b1kab2/4a4/2n1c4/p3p1p1p/2p6/9/P1P1P3P/4C1N2/4A4/2BAK1B2 w - - 0 1",
+        "",
+    ),
+    (
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        "",
+    ),
+    (
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "",
+    ),
+    (
+        "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+        "",
+    ),
     ("4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1", ""),
     ("2bakab2/9/9/9/9/9/9/9/1C2C4/2BAKAB2 w - - 0 1", ""),
-    ("r2akab2/9/2n1b1n2/p1p1p3p/6p2/2P6/P3P1P1P/2N1B1N2/4A4/1R1AK1B2 w - - 0 1", ""),
-    ("2bak1b2/4a4/2n6/p3p1N1p/2p3p2/6P2/P1P1P3P/4C4/9/2BAKAB2 b - - 0 1", ""),
-    ("3akab2/9/4b1n2/p1p1p3p/6c2/2P6/P3P1r1P/2N1C4/4A4/2BAK1B1R w - - 0 1", ""),
+    (
+        "r2akab2/9/2n1b1n2/p1p1p3p/6p2/2P6/P3P1P1P/2N1B1N2/4A4/1R1AK1B2 w - - 0 1",
+        "",
+    ),
+    (
+        "2bak1b2/4a4/2n6/p3p1N1p/2p3p2/6P2/P1P1P3P/4C4/9/2BAKAB2 b - - 0 1",
+        "",
+    ),
+    (
+        "3akab2/9/4b1n2/p1p1p3p/6c2/2P6/P3P1r1P/2N1C4/4A4/2BAK1B1R w - - 0 1",
+        "",
+    ),
     // Endgames.
     ("3k5/9/9/9/9/9/9/9/4A4/3AKR3 w - - 0 1", ""),
     ("3ak4/4a4/9/9/9/9/4P4/9/4N4/4K4 w - - 0 1", ""),

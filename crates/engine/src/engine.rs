@@ -169,6 +169,11 @@ impl Engine {
         }
     }
 
+    /// What the hash table knows about `pos` (UCCI `probe`).
+    pub fn probe(&self, pos: &Position) -> Option<crate::tt::TtHit> {
+        self.tt.probe(pos.key())
+    }
+
     /// Permille of the hash table used by the last search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()

@@ -35,14 +35,23 @@ pub struct OrderingHints {
 /// Most valuable victim, least valuable attacker.
 #[inline]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()]);
-    let attacker = pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind.index()]);
+    let victim = pos
+        .piece_at(m.to())
+        .map_or(0, |p| SEE_VALUE[p.kind.index()]);
+    let attacker = pos
+        .piece_at(m.from())
+        .map_or(0, |p| SEE_VALUE[p.kind.index()]);
     victim * 16 - attacker / 16
 }
 
 impl MovePicker {
     /// Orders all `moves` (legal in `pos`) for the main search.
-    pub fn new(pos: &Position, moves: MoveList, hints: &OrderingHints, history: &History) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        moves: MoveList,
+        hints: &OrderingHints,
+        history: &History,
+    ) -> MovePicker {
         let mut scores = [0i32; MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == hints.hash_move {
@@ -61,8 +70,7 @@ impl MovePicker {
             } else if m == hints.counter {
                 COUNTER
             } else {
-                pos.piece_at(m.from())
-                    .map_or(0, |p| history.score(p, m))
+                pos.piece_at(m.from()).map_or(0, |p| history.score(p, m))
             };
         }
         MovePicker {

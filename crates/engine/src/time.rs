@@ -55,7 +55,9 @@ impl TimeManager {
             };
         }
         if let Some(movetime) = limits.movetime {
-            let budget = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+            let budget = movetime
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
             return TimeManager {
                 start,
                 optimum: Some(budget),
@@ -100,7 +102,9 @@ impl TimeManager {
             None => true,
             // An iteration costs several times the previous ones: don't start one that would
             // end far past the optimum.
-            Some(optimum) => self.elapsed().as_secs_f64() < optimum.as_secs_f64() * 0.55 * instability,
+            Some(optimum) => {
+                self.elapsed().as_secs_f64() < optimum.as_secs_f64() * 0.55 * instability
+            }
         }
     }
 
@@ -144,7 +148,8 @@ mod tests {
             let tm = TimeManager::new(&clock(ms, inc, mtg), overhead);
             let max = tm.maximum().unwrap();
             assert!(
-                max + overhead <= Duration::from_millis(ms).max(Duration::from_millis(1)) + overhead,
+                max + overhead
+                    <= Duration::from_millis(ms).max(Duration::from_millis(1)) + overhead,
                 "{ms} {inc} {mtg:?}: {max:?}"
             );
             assert!(max.as_millis() as u64 <= ms.saturating_sub(30).max(1));

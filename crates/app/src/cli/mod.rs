@@ -1,5 +1,6 @@
 //! One module per subcommand. Each parses its own arguments and prints its own output.
 
+pub mod bench;
 pub mod convert;
 pub mod perft;
 pub mod status;

@@ -1,8 +1,12 @@
 //! The engine protocols' front end: UCCI (ElephantEye's protocol, spoken by XQWizard and many
 //! Chinese GUIs) and UCI (as Pikafish and Fairy-Stockfish speak it).
 //!
-//! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else:
-//! no I/O and no engine. The driver that reads standard input, keeps the session state (dialect,
-//! `usemillisec`, the position) and executes the commands sits on top of it.
+//! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
+//! [`driver`] keeps the session state and drives the engine; [`format`] writes its output.
 
 pub mod command;
+pub mod driver;
+pub mod format;
+
+#[cfg(test)]
+mod tests;

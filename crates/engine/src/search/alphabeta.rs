@@ -34,7 +34,13 @@ impl NodeKind for NonPv {
 
 impl Worker<'_> {
     /// Searches the root moves from `pv_index` on; updates their scores and lines.
-    pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> i32 {
+    pub(super) fn search_root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+    ) -> i32 {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         for i in pv_index..self.root_moves.len() {
@@ -73,7 +79,8 @@ impl Worker<'_> {
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.pv_table[1][1..self.pv_len[1].max(1)]);
+                rm.pv
+                    .extend_from_slice(&self.pv_table[1][1..self.pv_len[1].max(1)]);
             }
             if score > best {
                 best = score;
@@ -161,7 +168,8 @@ impl Worker<'_> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.stack[ply].current = Move::NONE;
                 self.make_null();
-                let score = -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+                let score =
+                    -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
                 self.unmake();
                 if self.stopped {
                     return DRAW;
@@ -255,7 +263,8 @@ impl Worker<'_> {
                 }
                 score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    score =
+                        -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if N::PV && score > alpha && score < beta {
                     score = -self.negamax::<Pv>(-beta, -alpha, new_depth, ply + 1, false);
@@ -295,7 +304,8 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        self.tt
+            .store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
         best
     }
 
@@ -352,7 +362,10 @@ impl Worker<'_> {
         let hash_move = hash_move.filter(|&m| in_check || self.pos.piece_at(m.to()).is_some());
         for m in MovePicker::for_quiescence(&self.pos, moves, hash_move) {
             if !in_check {
-                let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()]);
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| SEE_VALUE[p.kind.index()]);
                 // Delta pruning: even winning this piece outright stays below alpha.
                 if stand_pat + victim + 150 <= alpha {
                     continue;
@@ -388,7 +401,8 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
         best
     }
 

@@ -250,7 +250,9 @@ impl<'a> Worker<'a> {
             best_changes *= 0.5;
             let best_score = self.root_moves[0].score;
             if let Some(mate) = self.limits.mate {
-                if best_score >= MATE_BOUND && (crate::score::MATE - best_score + 1) / 2 <= mate as i32 {
+                if best_score >= MATE_BOUND
+                    && (crate::score::MATE - best_score + 1) / 2 <= mate as i32
+                {
                     break;
                 }
             }
@@ -270,14 +272,17 @@ impl<'a> Worker<'a> {
         let previous = self.root_moves[pv_index].previous_score;
         let mut delta = 24;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
         } else {
             (-INFINITE, INFINITE)
         };
         loop {
             let score = self.search_root(depth, alpha, beta, pv_index);
             // Stable sort keeps earlier order among equal (unsearched) moves.
-            self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
             }
@@ -365,7 +370,11 @@ impl<'a> Worker<'a> {
     }
 
     fn poll(&mut self) {
-        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed)
+            + self.unflushed;
         self.unflushed = 0;
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -394,7 +403,9 @@ impl<'a> Worker<'a> {
 
     /// Publishes the remaining node count (at the end of a search).
     pub fn flush(&mut self) {
-        self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
     }
 

@@ -110,7 +110,8 @@ impl GoParams {
     }
 
     /// The clock of the side not to move, when `to_move` is to move; `None` when the GUI sent no
-    /// time for it.
+    /// time for it. (The tests use it to check both clocks of either dialect.)
+    #[cfg(test)]
     pub fn opponent_clock_for(&self, to_move: Color) -> Option<Clock> {
         self.clocks.relative_to(to_move).1.resolve()
     }

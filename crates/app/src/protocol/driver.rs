@@ -1,0 +1,481 @@
+//! The protocol session: reads GUI lines, keeps the session state (dialect, options, the
+//! position) and drives the engine. Search output arrives on the search thread and is written
+//! under the same lock as everything else, so lines never interleave.
+
+use super::command::go::GoParams;
+use super::command::{parse_line, Command, Dialect, PositionSpec};
+use super::format::{format_info, format_move, wdl};
+use engine::score::MATE_BOUND;
+use engine::{Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
+
+/// Where every line the engine prints goes.
+pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// Engine name reported to GUIs.
+pub const NAME: &str = concat!("Xiangqi ", env!("CARGO_PKG_VERSION"));
+const AUTHOR: &str = "the xiangqi project authors";
+
+/// Writes one line and flushes (GUIs read line by line from a pipe).
+pub fn say(out: &Output, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// Whether the session goes on after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// Settings a session keeps between commands.
+struct Settings {
+    ucci_millis: bool,
+    /// Fairy-Stockfish convention after `UCI_Variant xiangqi`: ranks 1–10 in moves.
+    ranks_1_to_10: bool,
+    show_wdl: bool,
+}
+
+/// One GUI session.
+pub struct Session {
+    dialect: Option<Dialect>,
+    out: Output,
+    engine: Engine,
+    settings: Arc<Mutex<Settings>>,
+    start: Position,
+    moves: Vec<Move>,
+    banned: Vec<Move>,
+}
+
+impl Session {
+    /// A session writing to `out`, speaking `dialect` if already known (else decided by the
+    /// first `uci` or `ucci`).
+    pub fn new(dialect: Option<Dialect>, out: Output) -> Session {
+        Session {
+            dialect,
+            out,
+            engine: Engine::new(EngineOptions::default()),
+            settings: Arc::new(Mutex::new(Settings {
+                ucci_millis: false,
+                ranks_1_to_10: false,
+                show_wdl: false,
+            })),
+            start: Position::startpos(),
+            moves: Vec::new(),
+            banned: Vec::new(),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn complain(&self, message: &str) {
+        self.say(&format!("info string {message}"));
+    }
+
+    fn notation(&self) -> Notation {
+        if self.settings.lock().is_ok_and(|s| s.ranks_1_to_10) {
+            Notation::UciRanks1To10
+        } else {
+            Notation::Iccs
+        }
+    }
+
+    /// The position the next `go` searches.
+    fn root(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    /// Handles one input line. Never panics on bad input: problems become `info string`.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let dialect = self.dialect.unwrap_or(Dialect::Uci);
+        let millis = self.settings.lock().is_ok_and(|s| s.ucci_millis);
+        match parse_line(line, dialect, millis) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(command)) => self.execute(command),
+            Err(e) => {
+                self.complain(&e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => {
+                self.dialect = Some(Dialect::Uci);
+                self.identify_uci();
+            }
+            Command::Ucci => {
+                self.dialect = Some(Dialect::Ucci);
+                self.identify_ucci();
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::Debug(_) | Command::Register => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                self.engine.new_game();
+                self.start = Position::startpos();
+                self.moves.clear();
+                self.banned.clear();
+            }
+            Command::Position(spec) => {
+                if self.engine.is_searching() {
+                    self.complain("position ignored: a search is running (send stop first)");
+                } else if let Some((start, moves)) = self.read_position(&spec) {
+                    self.start = start;
+                    self.moves = moves;
+                    self.banned.clear();
+                }
+            }
+            Command::BanMoves(tokens) => self.ban_moves(&tokens),
+            Command::Go(params) => self.go(params),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit { .. } => self.engine.ponderhit(),
+            Command::Probe(spec) => self.probe(&spec),
+            Command::Display => {
+                let text = self.root().to_string();
+                for line in text.lines() {
+                    self.say(line);
+                }
+            }
+            Command::Eval => {
+                let score = engine::eval::DEFAULT_EVALUATOR.evaluate(&self.root());
+                self.say(&format!("info string eval {score} (side to move)"));
+            }
+            Command::Quit => {
+                self.engine.stop_and_wait();
+                if self.dialect == Some(Dialect::Ucci) {
+                    self.say("bye");
+                }
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn identify_uci(&self) {
+        let o = self.engine.options();
+        self.say(&format!("id name {NAME}"));
+        self.say(&format!("id author {AUTHOR}"));
+        self.say(&format!(
+            "option name Hash type spin default {} min 1 max {}",
+            o.hash_mb,
+            engine::engine::MAX_HASH_MB
+        ));
+        self.say(&format!(
+            "option name Threads type spin default {} min 1 max {}",
+            o.threads,
+            engine::engine::MAX_THREADS
+        ));
+        self.say("option name MultiPV type spin default 1 min 1 max 128");
+        self.say("option name Ponder type check default false");
+        self.say(&format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            o.move_overhead.as_millis()
+        ));
+        self.say("option name Clear Hash type button");
+        self.say("option name UCI_ShowWDL type check default false");
+        self.say("option name UCI_Variant type combo default xiangqi var xiangqi");
+        self.say("uciok");
+    }
+
+    fn identify_ucci(&self) {
+        let o = self.engine.options();
+        self.say(&format!("id name {NAME}"));
+        self.say("id copyright open source (MIT OR Apache-2.0)");
+        self.say(&format!("id author {AUTHOR}"));
+        self.say("id user unknown");
+        self.say("option usemillisec type check default false");
+        self.say(&format!(
+            "option hashsize type spin min 1 max {} default {}",
+            engine::engine::MAX_HASH_MB,
+            o.hash_mb
+        ));
+        self.say(&format!(
+            "option threads type spin min 1 max {} default {}",
+            engine::engine::MAX_THREADS,
+            o.threads
+        ));
+        self.say("option ponder type check default false");
+        self.say("option multipv type spin min 1 max 128 default 1");
+        self.say("option newgame type button");
+        self.say("ucciok");
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let key = name.to_ascii_lowercase();
+        let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
+        let flag = |v: Option<&str>| {
+            v.map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "on" | "1"))
+        };
+        if self.engine.is_searching() && !matches!(key.as_str(), "uci_showwdl") {
+            self.complain(&format!("option {name} ignored: a search is running"));
+            return;
+        }
+        match key.as_str() {
+            "hash" | "hashsize" => match number(value) {
+                Some(mb) => self.engine.set_hash_mb(mb.min(usize::MAX as u64) as usize),
+                None => self.complain(&format!("option {name} needs a size in MiB")),
+            },
+            "threads" => match number(value) {
+                Some(n) => self.engine.set_threads(n.min(4096) as usize),
+                None => self.complain(&format!("option {name} needs a number")),
+            },
+            "multipv" => match number(value) {
+                Some(n) => self.engine.set_multipv(n.clamp(1, 128) as usize),
+                None => self.complain(&format!("option {name} needs a number")),
+            },
+            "move overhead" => match number(value) {
+                Some(ms) => self
+                    .engine
+                    .set_move_overhead(Duration::from_millis(ms.min(5000))),
+                None => self.complain(&format!("option {name} needs milliseconds")),
+            },
+            "clear hash" | "newgame" => self.engine.new_game(),
+            "ponder" => {}
+            "usemillisec" => match flag(value) {
+                Some(on) => self.with_settings(|s| s.ucci_millis = on),
+                None => self.complain("option usemillisec needs true or false"),
+            },
+            "uci_showwdl" => match flag(value) {
+                Some(on) => self.with_settings(|s| s.show_wdl = on),
+                None => self.complain("option UCI_ShowWDL needs true or false"),
+            },
+            "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "xiangqi" => self.with_settings(|s| s.ranks_1_to_10 = true),
+                Some(v) => self.complain(&format!("variant {v} is not supported; only xiangqi")),
+                None => self.complain("option UCI_Variant needs a value"),
+            },
+            "batch" | "debug" | "idle" | "promotion" | "bookfiles" | "evalfile" => {}
+            _ => self.complain(&format!("unknown option {name}")),
+        }
+    }
+
+    fn with_settings(&self, f: impl FnOnce(&mut Settings)) {
+        if let Ok(mut s) = self.settings.lock() {
+            f(&mut s);
+        }
+    }
+
+    /// Builds the position of a `position`/`probe` command. On an illegal move, keeps the
+    /// position up to it and says so.
+    fn read_position(&self, spec: &PositionSpec) -> Option<(Position, Vec<Move>)> {
+        let start = match &spec.fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen_with(fen, Validation::Lenient) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.complain(&format!("bad FEN ({e}); position unchanged"));
+                    return None;
+                }
+            },
+        };
+        let notation = self.notation();
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(spec.moves.len());
+        for (i, text) in spec.moves.iter().enumerate() {
+            match parse_move_as(&pos, text, notation) {
+                Ok(m) => {
+                    pos.make_move(m);
+                    moves.push(m);
+                }
+                Err(e) => {
+                    self.complain(&format!(
+                        "move {} ({text}) rejected: {e}; position set up to the move before it",
+                        i + 1
+                    ));
+                    break;
+                }
+            }
+        }
+        Some((start, moves))
+    }
+
+    fn ban_moves(&mut self, tokens: &[String]) {
+        let root = self.root();
+        let notation = self.notation();
+        self.banned.clear();
+        for text in tokens {
+            match parse_move_as(&root, text, notation) {
+                Ok(m) => self.banned.push(m),
+                Err(e) => self.complain(&format!("banmoves: {text} ignored: {e}")),
+            }
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        if self.engine.is_searching() {
+            self.complain("go ignored: a search is already running (send stop first)");
+            return;
+        }
+        let root = self.root();
+        let notation = self.notation();
+        let mut search_moves = Vec::new();
+        for text in &params.searchmoves {
+            match parse_move_as(&root, text, notation) {
+                Ok(m) => search_moves.push(m),
+                Err(e) => self.complain(&format!("searchmoves: {text} ignored: {e}")),
+            }
+        }
+        let clock = params.clock_for(root.side_to_move()).map(|c| Clock {
+            time: c.time,
+            increment: c.inc,
+            moves_to_go: c.movestogo,
+        });
+        let limits = Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            movetime: params.movetime,
+            clock,
+            infinite: params.infinite,
+            mate: params.mate,
+        };
+        let request = SearchRequest {
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+            limits,
+            search_moves,
+            banned: self.banned.clone(),
+            ponder: params.ponder,
+        };
+        let dialect = self.dialect.unwrap_or(Dialect::Uci);
+        let info_out = Arc::clone(&self.out);
+        let done_out = Arc::clone(&self.out);
+        let info_settings = Arc::clone(&self.settings);
+        let done_settings = Arc::clone(&self.settings);
+        let info_root = root.clone();
+        let draw_offered = params.draw_offered;
+        self.engine.start(
+            request,
+            move |info| {
+                let (ranks, show_wdl) = info_settings
+                    .lock()
+                    .map_or((false, false), |s| (s.ranks_1_to_10, s.show_wdl));
+                let line = format_info(
+                    info,
+                    dialect,
+                    &info_root,
+                    ranks,
+                    show_wdl.then(|| wdl(info.score)),
+                );
+                say(&info_out, &line);
+            },
+            move |result| {
+                let ranks = done_settings.lock().is_ok_and(|s| s.ranks_1_to_10);
+                say(
+                    &done_out,
+                    &bestmove_line(&result, dialect, &root, ranks, draw_offered),
+                );
+            },
+        );
+    }
+
+    fn perft(&self, depth: u32) {
+        let mut pos = self.root();
+        let notation = self.notation();
+        let divide = xiangqi::perft_divide(&mut pos, depth.min(8));
+        let mut total = 0;
+        for (m, n) in divide {
+            self.say(&format!("{}: {n}", xiangqi::format_move(&pos, m, notation)));
+            total += n;
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
+    }
+
+    fn probe(&self, spec: &PositionSpec) {
+        let Some((start, moves)) = self.read_position(spec) else {
+            return;
+        };
+        let mut pos = start;
+        for m in moves {
+            pos.make_move(m);
+        }
+        let notation = self.notation();
+        match self.engine.probe(&pos) {
+            None => self.say("pophash"),
+            Some(hit) => {
+                let mut line = String::from("pophash");
+                if let Some(m) = hit.mv.filter(|&m| pos.is_legal(m)) {
+                    line += &format!(" bestmove {}", xiangqi::format_move(&pos, m, notation));
+                }
+                let kind = match hit.bound {
+                    engine::tt::Bound::Lower => "lowerbound",
+                    engine::tt::Bound::Upper => "upperbound",
+                    engine::tt::Bound::Exact => "exact",
+                };
+                line += &format!(" {kind} {} depth {}", hit.score, hit.depth.max(0));
+                self.say(&line);
+            }
+        }
+    }
+}
+
+/// The `bestmove` line (or UCCI `nobestmove`), with UCCI's `draw`/`resign` where deserved.
+fn bestmove_line(
+    result: &SearchResult,
+    dialect: Dialect,
+    root: &Position,
+    ranks: bool,
+    draw_offered: bool,
+) -> String {
+    let Some(best) = result.best_move else {
+        return match dialect {
+            Dialect::Ucci => "nobestmove".to_string(),
+            Dialect::Uci => "bestmove (none)".to_string(),
+        };
+    };
+    let mut line = format!("bestmove {}", format_move(root, best, ranks));
+    if let Some(reply) = result.ponder_move {
+        let mut after = root.clone();
+        after.make_move(best);
+        if after.is_legal(reply) {
+            line += &format!(" ponder {}", format_move(&after, reply, ranks));
+        }
+    }
+    if dialect == Dialect::Ucci {
+        if result.score <= -MATE_BOUND || (result.score < -1500 && result.depth >= 8) {
+            line += " resign";
+        } else if draw_offered && result.score <= 20 {
+            line += " draw";
+        }
+    }
+    line
+}
+
+/// Runs a session on standard input and output until `quit` or end of input.
+pub fn run_stdio(dialect: Option<Dialect>) -> anyhow::Result<()> {
+    let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+    let mut session = Session::new(dialect, out);
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Read bytes, not strings: a line that is not UTF-8 must not end the session.
+        if reader.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if session.handle_line(&line) == Flow::Quit {
+            return Ok(());
+        }
+    }
+    session.engine.stop_and_wait();
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! How search output is written in each protocol.
+
+use super::command::Dialect;
+use engine::score::{printed, Printed};
+use engine::SearchInfo;
+use std::fmt::Write as _;
+use xiangqi::{Move, Notation, Position};
+
+/// A move in protocol coordinates: ICCS `h2e2`, or ranks 1–10 (`h3e3`) after `UCI_Variant`.
+pub fn format_move(pos: &Position, m: Move, ranks_1_to_10: bool) -> String {
+    let notation = if ranks_1_to_10 {
+        Notation::UciRanks1To10
+    } else {
+        Notation::Iccs
+    };
+    xiangqi::format_move(pos, m, notation)
+}
+
+/// Win/draw/loss in permille for a score, from a simple logistic model: a score of about
+/// ±300 centi-soldiers wins about two games in three.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= engine::score::MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -engine::score::MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let s = score as f64;
+    let win = 1000.0 / (1.0 + (-(s - 150.0) / 90.0).exp());
+    let loss = 1000.0 / (1.0 + ((s + 150.0) / 90.0).exp());
+    let (w, l) = (win.round() as u32, loss.round() as u32);
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
+/// One `info` line for a completed iteration.
+pub fn format_info(
+    info: &SearchInfo,
+    dialect: Dialect,
+    root: &Position,
+    ranks_1_to_10: bool,
+    wdl: Option<(u32, u32, u32)>,
+) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    let ms = info.time.as_millis().max(1) as u64;
+    match dialect {
+        Dialect::Uci => {
+            let _ = write!(line, " multipv {}", info.multipv);
+            match printed(info.score) {
+                Printed::Cp(cp) => {
+                    let _ = write!(line, " score cp {cp}");
+                }
+                Printed::Mate(n) => {
+                    let _ = write!(line, " score mate {n}");
+                }
+            }
+            if let Some((w, d, l)) = wdl {
+                let _ = write!(line, " wdl {w} {d} {l}");
+            }
+        }
+        Dialect::Ucci => {
+            let _ = write!(line, " score {}", info.score);
+        }
+    }
+    let nps = info.nodes.saturating_mul(1000) / ms;
+    let _ = write!(
+        line,
+        " nodes {} nps {nps} hashfull {} time {}",
+        info.nodes,
+        info.hashfull,
+        info.time.as_millis()
+    );
+    line.push_str(" pv");
+    let mut pos = root.clone();
+    for &m in &info.pv {
+        if !pos.is_legal(m) {
+            break;
+        }
+        let _ = write!(line, " {}", format_move(&pos, m, ranks_1_to_10));
+        pos.make_move(m);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wdl_is_sane() {
+        let (w, d, l) = wdl(0);
+        assert_eq!(w, l);
+        assert_eq!(w + d + l, 1000);
+        assert!(wdl(400).0 > 900);
+        assert_eq!(wdl(31_000 - 5), (1000, 0, 0));
+    }
+}

@@ -1,0 +1,157 @@
+//! End-to-end sessions: lines in, lines out, through the real engine.
+
+use super::command::Dialect;
+use super::driver::{Flow, Output, Session};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A writer whose text the test can read while the session runs.
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until a line starting with `prefix` appears (or fails after 20 s).
+    fn wait_for(&self, prefix: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(line) = self.text().lines().find(|l| l.starts_with(prefix)) {
+                return line.to_string();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no line starting with {prefix:?} in:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+fn session(dialect: Option<Dialect>) -> (Session, Capture) {
+    let capture = Capture::default();
+    let out: Output = Arc::new(Mutex::new(Box::new(capture.clone())));
+    (Session::new(dialect, out), capture)
+}
+
+#[test]
+fn uci_handshake_and_search() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    out.wait_for("uciok");
+    assert!(out.text().contains("option name Hash"));
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    s.handle_line("position startpos moves h2e2 h9g7");
+    s.handle_line("go depth 4");
+    let best = out.wait_for("bestmove");
+    assert!(out.text().contains("info depth 4"), "{}", out.text());
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert_eq!(mv.len(), 4, "{best}");
+    assert_eq!(s.handle_line("quit"), Flow::Quit);
+}
+
+#[test]
+fn ucci_handshake_search_and_bye() {
+    let (mut s, out) = session(None);
+    s.handle_line("ucci");
+    out.wait_for("ucciok");
+    s.handle_line("setoption usemillisec true");
+    s.handle_line(
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    );
+    s.handle_line("go time 2000 increment 0");
+    out.wait_for("bestmove");
+    s.handle_line("quit");
+    out.wait_for("bye");
+}
+
+#[test]
+fn no_legal_move_gives_nobestmove() {
+    let (mut s, out) = session(Some(Dialect::Ucci));
+    // Black is checkmated by two chariots.
+    s.handle_line("position fen 1R2k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    s.handle_line("go depth 3");
+    out.wait_for("nobestmove");
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("position fen 1R2k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    s.handle_line("go depth 3");
+    assert_eq!(out.wait_for("bestmove"), "bestmove (none)");
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("position startpos");
+    s.handle_line("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!out.text().contains("bestmove"));
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    s.handle_line("stop");
+    out.wait_for("bestmove");
+}
+
+#[test]
+fn ranks_one_to_ten_after_uci_variant() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("setoption name UCI_Variant value xiangqi");
+    s.handle_line("position startpos moves h3e3 h10g8");
+    s.handle_line("go depth 2");
+    let best = out.wait_for("bestmove");
+    assert!(!out.text().contains("info string"), "{}", out.text());
+    let mv = best.split_whitespace().nth(1).unwrap();
+    // Red's reply: its ranks are printed 1-10, so no rank 0 appears.
+    assert!(!mv.contains('0') || mv.contains("10"), "{best}");
+}
+
+#[test]
+fn perft_and_probe() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("go perft 2");
+    out.wait_for("Nodes searched: 1920");
+    let (mut s, out) = session(Some(Dialect::Ucci));
+    s.handle_line("probe startpos");
+    out.wait_for("pophash");
+}
+
+#[test]
+fn garbage_gets_info_string_and_the_engine_keeps_answering() {
+    let (mut s, out) = session(None);
+    for line in [
+        "hello",
+        "go depth",
+        "position fen xyz",
+        "position startpos moves h2e2 h2e2",
+        "setoption name Hash value lots",
+        "setoption name Nonsense value 1",
+        "go wtime -5 btime x",
+        "\u{0}\u{1}\u{2}",
+        "banmoves zz",
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+    ] {
+        s.handle_line(line);
+    }
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    assert!(text.matches("info string").count() >= 9, "{text}");
+    // After a bad move the position keeps the legal prefix (h2e2): the engine plays for Black.
+    s.handle_line("position startpos moves h2e2 zz");
+    s.handle_line("go depth 2");
+    out.wait_for("bestmove");
+}
