@@ -12,15 +12,20 @@ pub mod bitboard;
 pub mod fen;
 mod movegen;
 pub mod moves;
+pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod square;
+#[cfg(test)]
+mod testdata;
+pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Validation};
 pub use movegen::{perft, perft_divide};
 pub use moves::{Move, MoveList};
+pub use pgn::{read_pgn, record_from_xqf, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};
 pub use square::Square;
