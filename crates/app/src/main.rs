@@ -24,6 +24,8 @@ enum Command {
     Status(cli::status::StatusArgs),
     /// Convert moves between notations (ICCS, UCI ranks 1-10, WXF, Chinese).
     Convert(cli::convert::ConvertArgs),
+    /// Replay a PGN or XQF file: its main line in a notation, or the game as PGN; then `fen …`.
+    Pgn(cli::pgn::PgnArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => cli::perft::run(&a),
         Some(Command::Status(a)) => cli::status::run(&a),
         Some(Command::Convert(a)) => cli::convert::run(&a),
+        Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
@@ -58,6 +61,13 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // A reader that stopped reading (`xiangqi pgn … | head`) is not a failure.
+            let broken_pipe = e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            if broken_pipe {
+                return ExitCode::SUCCESS;
+            }
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }

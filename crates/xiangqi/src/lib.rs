@@ -15,9 +15,13 @@ pub mod game;
 mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod square;
+#[cfg(test)]
+mod testdata;
+pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -26,6 +30,7 @@ pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason
 pub use movegen::{perft, perft_divide};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
+pub use pgn::{read_pgn, record_from_xqf, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};
 pub use square::Square;

@@ -17,6 +17,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         eprintln!("position {:>2}: {nodes} nodes", i + 1);
     });
     eprintln!("time {:.3} s", result.time.as_secs_f64());
-    println!("{} nodes {} nps", result.nodes, result.nps());
+    outln!("{} nodes {} nps", result.nodes, result.nps());
     Ok(())
 }

@@ -35,7 +35,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join("\t"),
         };
-        println!("{line}");
+        outln!("{line}");
         pos.make_move(m);
     }
     Ok(())

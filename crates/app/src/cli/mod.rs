@@ -1,8 +1,25 @@
 //! One module per subcommand. Each parses its own arguments and prints its own output.
 
+/// `println!` that returns an error instead of panicking when stdout is closed (`| head`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `print!` counterpart of [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 pub mod bench;
 pub mod convert;
 pub mod perft;
+pub mod pgn;
 pub mod status;
 
 use anyhow::{Context, Result};

@@ -24,7 +24,7 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     let nodes = if args.divide {
         let mut total = 0;
         for (m, n) in xiangqi::perft_divide(&mut pos, args.depth) {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
             total += n;
         }
         if args.depth == 0 {
@@ -41,6 +41,6 @@ pub fn run(args: &PerftArgs) -> Result<()> {
         seconds,
         nodes as f64 / seconds.max(1e-9)
     );
-    println!("nodes {nodes}");
+    outln!("nodes {nodes}");
     Ok(())
 }

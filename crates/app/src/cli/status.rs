@@ -36,8 +36,8 @@ pub fn run(args: &StatusArgs) -> Result<()> {
         game.play(m)?;
     }
     match game.outcome() {
-        Some(outcome) => println!("{outcome}"),
-        None => println!("ongoing"),
+        Some(outcome) => outln!("{outcome}"),
+        None => outln!("ongoing"),
     }
     Ok(())
 }

@@ -1,0 +1,76 @@
+//! Bytes of a PGN file to text: the encoding guessed, line ends made `\n`.
+//!
+//! Xiangqi PGN files come in two encodings: older ones (XQWizard, xqbase, most of what is found on
+//! Chinese sites) in GBK, newer ones in UTF-8, sometimes with a byte-order mark. Line ends are
+//! CRLF (Windows), LF, or rarely a lone CR.
+
+use encoding_rs::{Encoding, GBK, UTF_8};
+
+/// Decodes a PGN file: a byte-order mark (UTF-8, or UTF-16 for the odd exported file) decides
+/// the encoding and is dropped; otherwise valid UTF-8 (also when cut short in the middle of a
+/// character, as a truncated download is) is read as UTF-8 and anything else as GBK (GB18030,
+/// its superset). Byte sequences that are not valid in the chosen encoding become
+/// U+FFFD, so decoding never fails; a damaged move then fails to parse, with its line number.
+/// All line ends become `\n`.
+pub(crate) fn decode(bytes: &[u8]) -> String {
+    let (encoding, body) = match Encoding::for_bom(bytes) {
+        Some((encoding, bom_len)) => (encoding, bytes.get(bom_len..).unwrap_or_default()),
+        None => match std::str::from_utf8(bytes) {
+            // `error_len() == None`: only the last character is incomplete.
+            Err(e) if e.error_len().is_some() => (GBK, bytes),
+            _ => (UTF_8, bytes),
+        },
+    };
+    let (text, _) = encoding.decode_without_bom_handling(body);
+    normalize_line_ends(&text)
+}
+
+/// Replaces CRLF and lone CR by LF.
+pub(crate) fn normalize_line_ends(text: &str) -> String {
+    if !text.contains('\r') {
+        return text.to_owned();
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_with_and_without_bom() {
+        assert_eq!(decode("炮二平五\r\n".as_bytes()), "炮二平五\n");
+        let mut with_bom = vec![0xEF, 0xBB, 0xBF];
+        with_bom.extend_from_slice("马８进７".as_bytes());
+        assert_eq!(decode(&with_bom), "马８进７");
+    }
+
+    #[test]
+    fn gbk_and_line_ends() {
+        let (gbk, _, _) = GBK.encode("[Red \"许银川\"]\r\n1. 炮二平五\r2. 马二进三\n");
+        assert!(std::str::from_utf8(&gbk).is_err());
+        assert_eq!(decode(&gbk), "[Red \"许银川\"]\n1. 炮二平五\n2. 马二进三\n");
+    }
+
+    #[test]
+    fn utf16_bom() {
+        let mut bytes = vec![0xFF, 0xFE];
+        for unit in "1. 炮二平五".encode_utf16() {
+            bytes.extend_from_slice(&unit.to_le_bytes());
+        }
+        assert_eq!(decode(&bytes), "1. 炮二平五");
+    }
+
+    #[test]
+    fn truncated_utf8_stays_utf8() {
+        let bytes = "{开局。}".as_bytes();
+        assert_eq!(decode(&bytes[..bytes.len() - 2]), "{开局\u{FFFD}");
+    }
+
+    #[test]
+    fn damaged_bytes_do_not_fail() {
+        // GBK (北 is B1 B1, not UTF-8), then a lead byte with nothing after it.
+        assert_eq!(decode(&[0xB1, 0xB1, b'a', 0xC5]), "北a\u{FFFD}");
+        assert_eq!(decode(&[]), "");
+    }
+}
