@@ -1,0 +1,179 @@
+//! The command line as other tools use it: run the binary, read its output.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .output()
+        .expect("run xiangqi")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn last_line(o: &Output) -> String {
+    stdout(o).lines().last().unwrap_or("").to_string()
+}
+
+/// The shared test data folder beside the checkout; `None` (with a note) when absent, except
+/// under CI where it must exist.
+fn shared_pgn() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/pgn");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must have {}",
+        dir.display()
+    );
+    eprintln!("note: {} not found; skipping", dir.display());
+    None
+}
+
+#[test]
+fn perft_prints_nodes_last() {
+    let o = xiangqi(&["perft", "3"]);
+    assert!(o.status.success());
+    assert_eq!(last_line(&o), "nodes 79666");
+    let o = xiangqi(&[
+        "perft",
+        "2",
+        "--divide",
+        "--fen",
+        "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    ]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 8, "{text}");
+    assert!(text.lines().next().unwrap().contains(": "));
+    assert_eq!(last_line(&o), "nodes 281");
+    let o = xiangqi(&["perft", "2", "--fen", "not a fen"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn status_lines() {
+    assert_eq!(last_line(&xiangqi(&["status"])), "ongoing");
+    let o = xiangqi(&[
+        "status",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+        "--moves",
+        "a0a9",
+        "e9e8",
+        "a9a8",
+        "e8e9",
+        "a8a9",
+        "e9e8",
+        "a9a8",
+        "e8e9",
+        "a8a9",
+    ]);
+    assert_eq!(last_line(&o), "black wins: perpetual check");
+    let o = xiangqi(&[
+        "status",
+        "--fen",
+        "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+        "--moves",
+        "b0b9",
+    ]);
+    assert_eq!(last_line(&o), "red wins: checkmate");
+    let o = xiangqi(&["status", "--fen", "3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w"]);
+    assert_eq!(last_line(&o), "draw: insufficient material");
+    let o = xiangqi(&["status", "--moves", "h2e2", "h2h9"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("h2h9"));
+}
+
+#[test]
+fn convert_all_notations() {
+    let o = xiangqi(&["convert", "h2e2", "马８进７"]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "h2e2\tH2-E2\th3e3\tC2.5\t炮二平五");
+    assert_eq!(lines[1], "h9g7\tH9-G7\th10g8\tH8+7\t马８进７");
+    let o = xiangqi(&["convert", "--to", "wxf", "炮二平五"]);
+    assert_eq!(stdout(&o).trim(), "C2.5");
+    assert!(!xiangqi(&["convert", "h2h8"]).status.success());
+}
+
+#[test]
+fn pgn_replays_real_files() {
+    let Some(dir) = shared_pgn() else {
+        return;
+    };
+    let file = dir.join("ccgc2006-02.pgn");
+    let o = xiangqi(&["pgn", file.to_str().unwrap(), "--to", "chinese"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert_eq!(text.lines().next(), Some("兵七进一"));
+    assert!(last_line(&o).starts_with("fen "));
+    // The XQF sample and its PGN conversion end in the same position.
+    let a = xiangqi(&["pgn", dir.join("sample.xqf").to_str().unwrap()]);
+    let b = xiangqi(&["pgn", dir.join("sample-from-xqf.pgn").to_str().unwrap()]);
+    assert_eq!(stdout(&a), stdout(&b));
+    // Re-written as PGN, it reads back to the same game.
+    let pgn = xiangqi(&["pgn", file.to_str().unwrap(), "--to", "pgn"]);
+    let rewritten =
+        std::env::temp_dir().join(format!("xiangqi-cli-test-{}.pgn", std::process::id()));
+    let body: String = stdout(&pgn)
+        .lines()
+        .filter(|l| !l.starts_with("fen "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&rewritten, body).unwrap();
+    let again = xiangqi(&["pgn", rewritten.to_str().unwrap()]);
+    let original = xiangqi(&["pgn", file.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&rewritten);
+    assert_eq!(stdout(&again), stdout(&original));
+}
+
+#[test]
+fn pgn_errors_name_the_problem() {
+    let path = std::env::temp_dir().join(format!("xiangqi-bad-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Game \"Chinese Chess\"]\n\n1. 炮二平五 马８进７ 2. 车九平九 *\n",
+    )
+    .unwrap();
+    let o = xiangqi(&["pgn", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 3") && err.contains("车九平九"), "{err}");
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let a = xiangqi(&["bench", "5"]);
+    let b = xiangqi(&["bench", "5"]);
+    let nodes = |o: &Output| last_line(o).split_whitespace().next().unwrap().to_string();
+    assert!(last_line(&a).ends_with(" nps"), "{}", last_line(&a));
+    assert_eq!(nodes(&a), nodes(&b));
+}
+
+#[test]
+fn engine_mode_on_piped_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"ucci\nisready\nposition startpos moves h2e2\ngo depth 3\n")
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ucciok"), "{text}");
+    assert!(text.contains("readyok"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+    assert_eq!(text.lines().last(), Some("bye"));
+}
