@@ -26,6 +26,8 @@ enum Command {
     Convert(cli::convert::ConvertArgs),
     /// Replay a PGN or XQF file: its main line in a notation, or the game as PGN; then `fen …`.
     Pgn(cli::pgn::PgnArgs),
+    /// Analyse a position: score, depth and best line in Chinese notation and ICCS.
+    Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Convert(a)) => cli::convert::run(&a),
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
+        Some(Command::Analyse(a)) => cli::analyse::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

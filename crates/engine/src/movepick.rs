@@ -22,6 +22,10 @@ pub struct MovePicker {
     next: usize,
 }
 
+/// After this many moves have been handed out one by one, the rest are sorted at once: most
+/// nodes cut off within the first few moves, but those that do not search them all.
+const PICKS_BEFORE_SORT: usize = 3;
+
 /// What the picker knows besides the position.
 pub struct OrderingHints {
     /// Best move from the transposition table.
@@ -30,6 +34,17 @@ pub struct OrderingHints {
     pub killers: [Move; 2],
     /// The counter move to the previous move.
     pub counter: Move,
+}
+
+/// Whether a capture could lose material: only when the attacker is worth more than the
+/// victim (otherwise even an immediate recapture leaves us level or ahead), so SEE is needed.
+#[inline]
+pub fn can_lose_material(pos: &Position, m: Move) -> bool {
+    let value = |sq| {
+        pos.piece_at(sq)
+            .map_or(0, |p: xiangqi::Piece| SEE_VALUE[p.kind.index()])
+    };
+    value(m.from()) > value(m.to())
 }
 
 /// Most valuable victim, least valuable attacker.
@@ -58,7 +73,7 @@ impl MovePicker {
                 HASH_MOVE
             } else if pos.piece_at(m.to()).is_some() {
                 let order = mvv_lva(pos, m);
-                if see(pos, m) >= 0 {
+                if !can_lose_material(pos, m) || see(pos, m) >= 0 {
                     GOOD_CAPTURE + order
                 } else {
                     BAD_CAPTURE + order
@@ -110,6 +125,26 @@ impl MovePicker {
     }
 }
 
+impl MovePicker {
+    /// Sorts the moves not yet handed out, best first (insertion sort: lists are short and
+    /// the order must not depend on anything but the scores, for a deterministic search).
+    fn sort_rest(&mut self) {
+        let n = self.moves.len();
+        let moves = self.moves.as_mut_slice();
+        for i in self.next + 1..n {
+            let (m, s) = (moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.next && self.scores[j - 1] < s {
+                moves[j] = moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+}
+
 impl Iterator for MovePicker {
     type Item = Move;
 
@@ -118,6 +153,14 @@ impl Iterator for MovePicker {
         let n = self.moves.len();
         if self.next >= n {
             return None;
+        }
+        if self.next == PICKS_BEFORE_SORT {
+            self.sort_rest();
+        }
+        if self.next >= PICKS_BEFORE_SORT {
+            let m = self.moves[self.next];
+            self.next += 1;
+            return Some(m);
         }
         let mut best = self.next;
         for i in self.next + 1..n {

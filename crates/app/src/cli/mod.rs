@@ -16,6 +16,7 @@ macro_rules! out {
     }};
 }
 
+pub mod analyse;
 pub mod bench;
 pub mod convert;
 pub mod perft;

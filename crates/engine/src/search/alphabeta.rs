@@ -1,7 +1,7 @@
 //! Principal variation search with quiescence, and the pruning and reductions around it.
 
 use super::Worker;
-use crate::movepick::{MovePicker, OrderingHints};
+use crate::movepick::{can_lose_material, MovePicker, OrderingHints};
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::{see, SEE_VALUE};
 use crate::tt::Bound;
@@ -220,7 +220,10 @@ impl Worker<'_> {
             // Shallow pruning of moves unlikely to matter, once a real score is in hand.
             if !N::PV && !in_check && best > -MATE_BOUND && move_count > 1 {
                 if capture {
-                    if depth <= 5 && see(&self.pos, m) < -120 * depth {
+                    if depth <= 5
+                        && can_lose_material(&self.pos, m)
+                        && see(&self.pos, m) < -120 * depth
+                    {
                         continue;
                     }
                 } else if depth <= 5 && !is_killer {
@@ -370,7 +373,7 @@ impl Worker<'_> {
                 if stand_pat + victim + 150 <= alpha {
                     continue;
                 }
-                if see(&self.pos, m) < 0 {
+                if can_lose_material(&self.pos, m) && see(&self.pos, m) < 0 {
                     continue;
                 }
             }
