@@ -39,7 +39,7 @@ impl Default for EngineOptions {
 }
 
 /// Largest accepted hash size in MiB.
-pub const MAX_HASH_MB: usize = 16 * 1024;
+pub const MAX_HASH_MB: usize = 8 * 1024;
 /// Largest accepted thread count.
 pub const MAX_THREADS: usize = 256;
 
@@ -138,11 +138,15 @@ impl Engine {
         &self.options
     }
 
-    /// Resizes the hash table (stopping any search first).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Resizes the hash table (stopping any search first). Returns the size obtained, which is
+    /// smaller than asked when the memory could not be allocated.
+    pub fn set_hash_mb(&mut self, mb: usize) -> usize {
         self.stop_and_wait();
-        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
-        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        // Drop the old table first so its memory can be reused.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt = Arc::new(TranspositionTable::new(mb.clamp(1, MAX_HASH_MB)));
+        self.options.hash_mb = self.tt.megabytes().max(1);
+        self.options.hash_mb
     }
 
     /// Sets the number of search threads for the next search.

@@ -106,21 +106,30 @@ fn depth_of(data: u64) -> i32 {
 }
 
 impl TranspositionTable {
-    /// A table using about `megabytes` MiB (at least one bucket).
+    /// A table using about `megabytes` MiB, or the largest size that could be allocated
+    /// (halving until it succeeds; at least one MiB).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
             buckets: Vec::new(),
             age: AtomicU8::new(0),
         };
-        tt.resize(megabytes);
+        let mut mb = megabytes.max(1);
+        while tt.resize(mb).is_err() && mb > 1 {
+            mb /= 2;
+        }
         tt
     }
 
-    /// Reallocates to about `megabytes` MiB, emptying the table.
-    pub fn resize(&mut self, megabytes: usize) {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+    /// Reallocates to about `megabytes` MiB, emptying the table. Fails, leaving the table
+    /// empty but usable (one bucket), when the memory cannot be had.
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), std::collections::TryReserveError> {
+        let count =
+            (megabytes.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         self.buckets = Vec::new();
-        self.buckets.resize_with(count.max(1), Bucket::default);
+        let reserved = self.buckets.try_reserve_exact(count);
+        let count = if reserved.is_ok() { count } else { 1 };
+        self.buckets.resize_with(count, Bucket::default);
+        reserved
     }
 
     /// Size in MiB.

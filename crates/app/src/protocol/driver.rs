@@ -229,7 +229,13 @@ impl Session {
         }
         match key.as_str() {
             "hash" | "hashsize" => match number(value) {
-                Some(mb) => self.engine.set_hash_mb(mb.min(usize::MAX as u64) as usize),
+                Some(mb) => {
+                    let wanted = mb.min(usize::MAX as u64) as usize;
+                    let got = self.engine.set_hash_mb(wanted);
+                    if got < wanted {
+                        self.complain(&format!("hash set to {got} MiB (asked for {wanted} MiB)"));
+                    }
+                }
                 None => self.complain(&format!("option {name} needs a size in MiB")),
             },
             "threads" => match number(value) {

@@ -155,3 +155,137 @@ fn garbage_gets_info_string_and_the_engine_keeps_answering() {
     s.handle_line("go depth 2");
     out.wait_for("bestmove");
 }
+
+#[test]
+fn ponder_then_ponderhit_answers() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("position startpos moves h2e2");
+    s.handle_line("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
+    // While pondering the clock does not run: no best move yet.
+    assert!(!out.text().contains("bestmove"), "{}", out.text());
+    s.handle_line("ponderhit");
+    out.wait_for("bestmove");
+}
+
+#[test]
+fn banmoves_and_searchmoves_restrict_the_root() {
+    let (mut s, out) = session(Some(Dialect::Ucci));
+    s.handle_line("position startpos");
+    s.handle_line("go depth 1");
+    let first = out.wait_for("bestmove");
+    let mv = first.split_whitespace().nth(1).unwrap().to_string();
+    s.handle_line(&format!("banmoves {mv}"));
+    s.handle_line("go depth 1");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let lines: Vec<String> = out
+            .text()
+            .lines()
+            .filter(|l| l.starts_with("bestmove"))
+            .map(String::from)
+            .collect();
+        if lines.len() == 2 {
+            assert_ne!(lines[1].split_whitespace().nth(1).unwrap(), mv);
+            break;
+        }
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("position startpos");
+    s.handle_line("go depth 3 searchmoves a3a4");
+    assert!(out.wait_for("bestmove").starts_with("bestmove a3a4"));
+}
+
+mod garbled {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Words and numbers GUIs send, to build plausible but garbled lines from.
+    const WORDS: &[&str] = &[
+        "uci",
+        "ucci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "time",
+        "increment",
+        "opptime",
+        "infinite",
+        "ponder",
+        "ponderhit",
+        "stop",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "banmoves",
+        "probe",
+        "perft",
+        "searchmoves",
+        "h2e2",
+        "h9g7",
+        "a10a9",
+        "b0c2",
+        "zz",
+        "-1",
+        "0",
+        "1",
+        "2",
+        "99999999999999999999",
+        "3.5",
+        "d",
+        "eval",
+        "ucinewgame",
+        "draw",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "b",
+        "-",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::collection::vec(prop::sample::select(WORDS), 0..8).prop_map(|w| w.join(" ")),
+            "\\PC{0,40}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Whatever arrives, the session neither panics nor stops answering `isready`.
+        #[test]
+        fn random_lines_never_break_the_session(lines in prop::collection::vec(line(), 1..40)) {
+            let (mut s, out) = session(None);
+            s.handle_line("setoption name Hash value 1");
+            for l in &lines {
+                // Keep searches short so the case finishes quickly.
+                if l.split_whitespace().any(|w| w == "perft") {
+                    continue;
+                }
+                if s.handle_line(l) == Flow::Quit {
+                    return Ok(());
+                }
+                s.handle_line("stop");
+            }
+            s.handle_line("stop");
+            s.handle_line("isready");
+            out.wait_for("readyok");
+            s.handle_line("quit");
+        }
+    }
+}
