@@ -409,10 +409,19 @@ impl Worker<'_> {
         best
     }
 
-    /// Static evaluation of the current position for the side to move.
+    /// Static evaluation of the current position for the side to move, remembered by key:
+    /// the same positions come back in every iteration and through transpositions.
     #[inline]
-    fn evaluate(&self) -> i32 {
-        self.eval.evaluate(&self.pos)
+    fn evaluate(&mut self) -> i32 {
+        let key = self.pos.key();
+        let slot = (key as usize) & (self.eval_cache.len() - 1);
+        let (cached_key, cached) = self.eval_cache[slot];
+        if cached_key == key {
+            return cached;
+        }
+        let score = self.eval.evaluate(&self.pos);
+        self.eval_cache[slot] = (key, score);
+        score
     }
 
     /// Whether the side to move has a chariot, horse or cannon: with only soldiers and

@@ -48,6 +48,9 @@ struct PlyRecord {
     null: bool,
 }
 
+/// Entries in each worker's evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
+
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -121,6 +124,8 @@ pub struct Worker<'a> {
     line: Vec<PlyRecord>,
     stack: Vec<Frame>,
     history: History,
+    /// Evaluations by position key (a key of 0 never occurs in practice, so empty slots miss).
+    eval_cache: Vec<(u64, i32)>,
     pv_table: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Root moves, best first after each iteration.
@@ -177,6 +182,7 @@ impl<'a> Worker<'a> {
             line,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             history: History::default(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves: root
