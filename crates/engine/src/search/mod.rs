@@ -243,6 +243,8 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
+            // Each line was searched on its own; present them best first.
+            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
             if self.id == 0 {
                 for pv_index in 0..multipv {

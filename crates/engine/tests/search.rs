@@ -1,0 +1,173 @@
+//! Behaviour of the search through the engine facade.
+
+use engine::score::{mate_in, MATE_BOUND};
+use engine::{Engine, EngineOptions, Limits, SearchRequest};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use xiangqi::{Move, Position};
+
+fn engine(threads: usize, multipv: usize) -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads,
+        multipv,
+        ..EngineOptions::default()
+    })
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn mv(text: &str) -> Move {
+    Move::new(text[..2].parse().unwrap(), text[2..].parse().unwrap())
+}
+
+#[test]
+fn same_search_twice_same_nodes() {
+    let pos = Position::startpos();
+    let a = engine(1, 1).search(SearchRequest::new(pos.clone(), depth(7)), |_| {});
+    let b = engine(1, 1).search(SearchRequest::new(pos, depth(7)), |_| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best_move, b.best_move);
+    assert_eq!(a.depth, 7);
+}
+
+#[test]
+fn finds_mate_in_one_and_two() {
+    let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
+    let r = engine(1, 1).search(SearchRequest::new(pos, depth(4)), |_| {});
+    assert_eq!(r.best_move, Some(mv("b0b9")));
+    assert_eq!(r.score, mate_in(1));
+    // The chariot checks on the d-file; the general cannot step to e9, which faces Red's.
+    let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/1R2K4 w").unwrap();
+    let r = engine(1, 1).search(SearchRequest::new(pos.clone(), depth(6)), |_| {});
+    assert_eq!(r.score, mate_in(1));
+    pos.make_move(r.best_move.unwrap());
+    assert!(
+        pos.has_no_legal_move(),
+        "{} does not mate",
+        r.best_move.unwrap()
+    );
+    // Mate in two: a check drives the general to d8, then the other chariot mates on rank 8.
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/1R1K5 w").unwrap();
+    let r = engine(1, 1).search(SearchRequest::new(pos, depth(6)), |_| {});
+    assert!(
+        r.score >= MATE_BOUND && r.score <= mate_in(3),
+        "score {}",
+        r.score
+    );
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let pos = Position::from_fen("1R2k4/R8/9/9/9/9/9/9/9/3K5 b").unwrap();
+    let r = engine(1, 1).search(SearchRequest::new(pos, depth(3)), |_| {});
+    assert_eq!(r.best_move, None);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&lines);
+    let r = engine(1, 3).search(
+        SearchRequest::new(Position::startpos(), depth(5)),
+        move |info| {
+            if info.depth == 5 {
+                sink.lock()
+                    .unwrap()
+                    .push((info.multipv, info.pv[0], info.score));
+            }
+        },
+    );
+    let lines = lines.lock().unwrap();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0].1, r.best_move.unwrap());
+    assert!(lines[0].1 != lines[1].1 && lines[1].1 != lines[2].1 && lines[0].1 != lines[2].1);
+    assert!(
+        lines[0].2 >= lines[1].2 && lines[1].2 >= lines[2].2,
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn node_and_time_limits_are_kept() {
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = engine(1, 1).search(SearchRequest::new(Position::startpos(), limits), |_| {});
+    assert!(r.nodes >= 20_000 && r.nodes < 22_000, "{}", r.nodes);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let r = engine(2, 1).search(SearchRequest::new(Position::startpos(), limits), |_| {});
+    assert!(r.best_move.is_some());
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn stop_interrupts_an_infinite_search() {
+    let mut e = engine(2, 1);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.start(
+        SearchRequest::new(Position::startpos(), limits),
+        |_| {},
+        move |r| {
+            let _ = tx.send(r);
+        },
+    );
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(
+        rx.try_recv().is_err(),
+        "an infinite search must wait for stop"
+    );
+    e.stop();
+    let r = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("result after stop");
+    assert!(r.best_move.is_some());
+}
+
+#[test]
+fn perpetual_check_is_avoided_when_it_loses() {
+    // Red is a chariot up and could check forever with a9/a8; the rules make that a loss, so
+    // after the cycle has happened once in the game the engine must choose something else.
+    let start = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+    let game: Vec<Move> = [
+        "a0a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9",
+    ]
+    .iter()
+    .map(|t| mv(t))
+    .collect();
+    let mut request = SearchRequest::new(start, depth(6));
+    request.moves = game;
+    let r = engine(1, 1).search(request, |_| {});
+    assert_ne!(
+        r.best_move,
+        Some(mv("a8a9")),
+        "a8a9 repeats the perpetual check a third time"
+    );
+}
+
+#[test]
+fn banned_and_restricted_root_moves() {
+    let mut request = SearchRequest::new(Position::startpos(), depth(3));
+    request.search_moves = vec![mv("a3a4"), mv("c3c4")];
+    request.banned = vec![mv("a3a4")];
+    let r = engine(1, 1).search(request, |_| {});
+    assert_eq!(r.best_move, Some(mv("c3c4")));
+}
