@@ -208,25 +208,21 @@ impl Position {
         out |= attacks::cannon_captures(sq, occ) & k(PieceKind::Cannon);
         out |= attacks::horse_attackers(sq, occ.board) & k(PieceKind::Horse);
         out |= attacks::soldier_attackers(by, sq) & k(PieceKind::Soldier);
-        // An advisor, elephant or general attacks by its own step pattern (the general also
-        // along an open file, which only ever matters against the other general).
+        // Elephant and general steps are symmetric (the eye is the midpoint; the general stays
+        // in its palace), so look from `sq`. Advisors are few: ask each, which stays exact even
+        // for an advisor placed off the palace in a composed position.
+        out |= attacks::elephant(sq, occ.board) & k(PieceKind::Elephant);
+        if attacks::in_palace(by, sq) {
+            out |= attacks::general(by, sq) & k(PieceKind::General);
+        }
         for from in k(PieceKind::Advisor) {
             if attacks::advisor(by, from).contains(sq) {
                 out.insert(from);
             }
         }
-        for from in k(PieceKind::Elephant) {
-            if attacks::elephant(from, occ.board).contains(sq) {
-                out.insert(from);
-            }
-        }
-        for from in k(PieceKind::General) {
-            if attacks::general(by, from).contains(sq)
-                || (file.contains(from)
-                    && self.piece_at(sq).map(|p| p.kind) == Some(PieceKind::General))
-            {
-                out.insert(from);
-            }
+        // The generals may not face each other: along an open file a general "attacks" the other.
+        if self.kinds[PieceKind::General.index()].contains(sq) {
+            out |= file & k(PieceKind::General);
         }
         out
     }

@@ -259,6 +259,33 @@ proptest! {
     }
 
     #[test]
+    fn attackers_match_reference(start in 0usize..5, choices in prop::collection::vec(any::<u16>(), 0..100)) {
+        walk(start, &choices, |pos| {
+            // Attacks matter on occupied points (captures, recaptures, protection).
+            for sq in Square::all().filter(|&s| pos.piece_at(s).is_some()) {
+                for by in [Color::Red, Color::Black] {
+                    let fast: BTreeSet<String> = pos.attackers(sq, by).map(|s| s.to_string()).collect();
+                    let slow: BTreeSet<String> = Square::all()
+                        .filter(|&from| matches!(pos.piece_at(from), Some(p) if p.color == by))
+                        .filter(|&from| {
+                            let general_faces = from != sq && pos.piece_at(from).map(|p| p.kind) == Some(PieceKind::General)
+                                && pos.piece_at(sq).map(|p| p.kind) == Some(PieceKind::General)
+                                && from.file() == sq.file()
+                                && {
+                                    let (lo, hi) = (from.rank().min(sq.rank()), from.rank().max(sq.rank()));
+                                    (lo + 1..hi).all(|r| pos.piece_at(Square::new(sq.file(), r).unwrap()).is_none())
+                                };
+                            general_faces || slow_targets(pos, from).contains(&sq)
+                        })
+                        .map(|s| s.to_string())
+                        .collect();
+                    assert_eq!(fast, slow, "attackers of {sq} by {by} in {}", pos.to_fen());
+                }
+            }
+        });
+    }
+
+    #[test]
     fn fen_parser_never_panics(text in "[rnbakcpRNBAKCPEHeh0-9/ wbr-]{0,100}") {
         let _ = Position::from_fen(&text);
         let _ = Position::from_fen_with(&text, Validation::Lenient);
