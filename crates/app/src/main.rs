@@ -28,6 +28,8 @@ enum Command {
     Pgn(cli::pgn::PgnArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
+    /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
+    Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
     Engine,
     /// Speak UCCI on stdin/stdout.
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Convert(a)) => cli::convert::run(&a),
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
+        Some(Command::Match(a)) => cli::matches::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

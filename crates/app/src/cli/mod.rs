@@ -18,6 +18,7 @@ macro_rules! out {
 
 pub mod bench;
 pub mod convert;
+pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod status;
