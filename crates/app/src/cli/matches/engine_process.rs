@@ -18,11 +18,23 @@ use std::{fmt, thread};
 /// engine spewing bytes without line breaks must not eat the memory).
 const MAX_LINE: u64 = 64 * 1024;
 
+/// Lines from an engine that may wait unread.
+const LINE_QUEUE: usize = 4096;
+
 /// How often a wait looks at the abort flag.
 const POLL: Duration = Duration::from_millis(50);
 
 /// How long a quitting engine gets before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// `timeout` from now; a timeout too large for the clock (`--hang-timeout` of a few centuries)
+/// means a year, not a panic.
+fn deadline_after(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .or_else(|| now.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(now)
+}
 
 /// Why talking to an engine failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +136,9 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(EngineError::Spawn("no pipe to the engine".to_string()));
         };
-        let (tx, lines) = mpsc::channel();
+        // Bounded: an engine that floods output while the match is busy elsewhere blocks on
+        // its pipe instead of filling memory.
+        let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
         let reader = thread::Builder::new()
             .name(format!("{}-out", spec.name))
             .spawn(move || {
@@ -172,7 +186,7 @@ impl EngineProcess {
         };
         self.send(hello)?;
         let mut offered = Vec::new();
-        self.wait_for(hello, ok, Instant::now() + timeout, None, |text| {
+        self.wait_for(hello, ok, deadline_after(timeout), None, |text| {
             if let Some(rest) = text.strip_prefix("option ") {
                 offered.push(rest.to_ascii_lowercase());
             }
@@ -216,7 +230,7 @@ impl EngineProcess {
     /// `isready` → `readyok`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + timeout;
+        let deadline = deadline_after(timeout);
         self.wait_for("isready", "readyok", deadline, None, |text| {
             (text == "readyok").then_some(())
         })
@@ -235,9 +249,10 @@ impl EngineProcess {
 
     /// Sends `position` and `go` and waits for `bestmove` until `limit` after the `go`.
     ///
-    /// First `isready` must be answered within `sync_timeout` (not charged to the clock): an
-    /// engine still winding down its previous search may drop a `position` that arrives too
-    /// soon after its `bestmove`, and the round trip gives it that time.
+    /// First `isready` must be answered within `sync_timeout` (not charged to the clock): it
+    /// finds an engine that stopped answering before its clock runs, and gives one still
+    /// winding down its previous search a moment (some drop a `position` that arrives too soon
+    /// after their `bestmove`).
     pub fn search(
         &mut self,
         position: &str,
@@ -254,8 +269,9 @@ impl EngineProcess {
         self.send(position)?;
         self.send(go)?;
         let sent = Instant::now();
+        let deadline = deadline_after(limit);
         let mut info: Option<Info> = None;
-        let (best, at) = self.wait_for(go, "bestmove", sent + limit, Some(abort), |text| {
+        let (best, at) = self.wait_for(go, "bestmove", deadline, Some(abort), |text| {
             if let Some(new) = parse_info(text).filter(|i| i.score.is_some()) {
                 let first_pv = new.multipv.is_none_or(|n| n == 1);
                 let better = !new.bound || info.is_none_or(|old| old.bound);

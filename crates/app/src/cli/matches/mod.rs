@@ -10,6 +10,11 @@
 //!   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 //! ```
 //!
+//! Progress goes to stderr, one line per finished game; the summary to stdout, whose last line
+//! sums the match up: `A vs B: W 40 D 30 L 30 (55.0%) Elo +34.9 ± 57.7 LLR 0.19 [-2.94, 2.94]
+//! inconclusive` (the SPRT part only with `--sprt`), or the standings with three or more
+//! engines. Counts and Elo are from the side of the first engine of each pairing.
+//!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
 //! [`engine_process`] runs one engine, [`wire`] is the protocol text, [`game_runner`] plays one
 //! game, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
@@ -93,6 +98,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     startup_timeout: u64,
     /// Stop when the SPRT decides (two engines only): elo0=E elo1=E [alpha=0.05] [beta=0.05].
+    /// The exact GSPRT in the logistic Elo model, on colour-swapped pairs.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
     /// Echo all engine input and output on stderr (and let engines write to stderr).

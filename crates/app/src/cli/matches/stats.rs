@@ -48,7 +48,8 @@ pub struct EloEstimate {
     pub score: f64,
     /// Elo difference.
     pub elo: f64,
-    /// Half the width of the 95% interval, in Elo; infinite when an end leaves (0, 1).
+    /// Half the width of the 95% interval, in Elo; infinite when an end leaves (0, 1) or there
+    /// is only one sample.
     pub error: f64,
 }
 
@@ -61,7 +62,8 @@ pub fn estimate(dist: &[(f64, f64)]) -> Option<EloEstimate> {
     }
     let margin = Z_95 * (var / n).sqrt();
     let (low, high) = (mean - margin, mean + margin);
-    let error = if low > 0.0 && high < 1.0 {
+    // One sample has no spread to measure: its "variance" of zero would claim certainty.
+    let error = if n >= 2.0 && low > 0.0 && high < 1.0 {
         (score_to_elo(high) - score_to_elo(low)) / 2.0
     } else {
         f64::INFINITY
@@ -263,5 +265,12 @@ mod tests {
         }
         assert_eq!((s.wins, s.draws, s.losses, s.games()), (1, 2, 1, 4));
         assert_eq!(s.points(), 2.0);
+        // A single pair says nothing about the spread.
+        let mut one_pair = PairingStats::default();
+        one_pair.add_game(1.0);
+        one_pair.add_game(0.5);
+        one_pair.add_pair(1.5);
+        let e = one_pair.elo().unwrap();
+        assert!(e.elo > 190.0 && e.error == f64::INFINITY, "{e:?}");
     }
 }
