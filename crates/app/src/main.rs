@@ -30,6 +30,8 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
+    /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
+    Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
     Engine,
     /// Speak UCCI on stdin/stdout.
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
+        Some(Command::Match(a)) => cli::matches::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

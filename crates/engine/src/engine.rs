@@ -8,7 +8,7 @@ use crate::search::{SearchConfig, SearchInfo, Shared, Worker};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -104,6 +104,9 @@ pub struct SearchResult {
 
 struct Running {
     shared: Arc<Shared>,
+    /// Set just before the result is handed over: from then on the search counts as over,
+    /// even while its thread is still winding down.
+    finished: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -196,6 +199,8 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let options = self.options.clone();
         let thread_shared = Arc::clone(&shared);
+        let finished = Arc::new(AtomicBool::new(false));
+        let thread_finished = Arc::clone(&finished);
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
@@ -205,10 +210,15 @@ impl Engine {
                     run(&tt, &thread_shared, &request, &options, &mut on_info)
                 }))
                 .unwrap_or_else(|_| fallback(&request));
+                thread_finished.store(true, Ordering::SeqCst);
                 on_done(result);
             })
             .expect("spawning the search thread");
-        self.running = Some(Running { shared, handle });
+        self.running = Some(Running {
+            shared,
+            finished,
+            handle,
+        });
     }
 
     /// Searches on the calling thread's behalf and waits for the result.
@@ -241,11 +251,11 @@ impl Engine {
         }
     }
 
-    /// Whether a search is running.
+    /// Whether a search is running (false as soon as its result has been handed over).
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.finished.load(Ordering::SeqCst))
     }
 
     /// Waits for the running search (if any) to finish by itself.

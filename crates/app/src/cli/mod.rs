@@ -19,6 +19,7 @@ macro_rules! out {
 pub mod analyse;
 pub mod bench;
 pub mod convert;
+pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod status;

@@ -1,0 +1,437 @@
+//! One engine program as a child process: start and handshake, `setoption`, new game, one
+//! search with a deadline; and [`EngineSlot`], which restarts the program when it died.
+//!
+//! A reader thread turns the engine's output into lines on a channel, stamped with the time they
+//! arrived, so every wait has a deadline (`recv_timeout`) and the thinking time is measured when
+//! `bestmove` arrived, not when the match got round to looking.
+
+use super::config::{EngineSpec, Protocol};
+use super::wire::{parse_bestmove, parse_info, BestMove, Info};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use std::{fmt, thread};
+
+/// Longest line kept from an engine; the rest of a longer line arrives as further lines (an
+/// engine spewing bytes without line breaks must not eat the memory).
+const MAX_LINE: u64 = 64 * 1024;
+
+/// Lines from an engine that may wait unread.
+const LINE_QUEUE: usize = 4096;
+
+/// How often a wait looks at the abort flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How long a quitting engine gets before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// `timeout` from now; a timeout too large for the clock (`--hang-timeout` of a few centuries)
+/// means a year, not a panic.
+fn deadline_after(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .or_else(|| now.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(now)
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    /// The program could not be started.
+    Spawn(String),
+    /// The engine's output closed: it exited or crashed. Holds the exit status if known.
+    Crashed(Option<String>),
+    /// No expected reply before the deadline.
+    NoAnswer {
+        /// The command that was waiting for a reply.
+        command: String,
+        /// The reply that never came.
+        expected: &'static str,
+        /// How long the match waited.
+        waited: Duration,
+    },
+    /// The match is stopping.
+    Aborted,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn(e) => write!(f, "could not be started: {e}"),
+            EngineError::Crashed(Some(status)) => write!(f, "crashed ({status})"),
+            EngineError::Crashed(None) => write!(f, "crashed (its output closed)"),
+            EngineError::NoAnswer {
+                command,
+                expected,
+                waited,
+            } => write!(
+                f,
+                "sent no {expected} within {} ms of `{command}`",
+                waited.as_millis()
+            ),
+            EngineError::Aborted => write!(f, "was stopped with the match"),
+        }
+    }
+}
+
+/// Settings shared by every engine process of a match.
+#[derive(Clone, Copy, Debug)]
+pub struct ProcessSettings {
+    /// How long the handshake and `isready` may take.
+    pub startup_timeout: Duration,
+    /// Echo every line to and from the engines on stderr.
+    pub debug: bool,
+}
+
+/// The answer to one `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReply {
+    /// The `bestmove` line, read.
+    pub best: BestMove,
+    /// The last `info` with a score (of the first PV; exact scores preferred over bounds).
+    pub info: Option<Info>,
+    /// Time from sending `go` to receiving `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// A line from the engine and when it arrived.
+struct Line {
+    text: String,
+    at: Instant,
+}
+
+/// A running engine program.
+pub struct EngineProcess {
+    name: String,
+    protocol: Protocol,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    /// UCCI: the engine offered `usemillisec` and it was switched on.
+    millis: bool,
+    /// UCCI: the engine offered the `newgame` button.
+    newgame_button: bool,
+    debug: bool,
+}
+
+impl EngineProcess {
+    /// Starts the program of `spec`, does the handshake (`uci`/`ucci`, options, `isready`).
+    pub fn start(spec: &EngineSpec, settings: ProcessSettings) -> Result<Self, EngineError> {
+        let mut child = Command::new(&spec.cmd)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if settings.debug {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            })
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
+        let (stdin, stdout) = (child.stdin.take(), child.stdout.take());
+        let Some(stdout) = stdout else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn("no pipe to the engine".to_string()));
+        };
+        // Bounded: an engine that floods output while the match is busy elsewhere blocks on
+        // its pipe instead of filling memory.
+        let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
+        let reader = thread::Builder::new()
+            .name(format!("{}-out", spec.name))
+            .spawn(move || {
+                let mut out = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match out.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            // Bytes, not strings: invalid UTF-8 must not end the reading.
+                            let text = String::from_utf8_lossy(&buf).trim().to_string();
+                            let line = Line {
+                                text,
+                                at: Instant::now(),
+                            };
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        let mut engine = EngineProcess {
+            name: spec.name.clone(),
+            protocol: spec.protocol,
+            child,
+            stdin,
+            lines,
+            millis: false,
+            newgame_button: false,
+            debug: settings.debug,
+        };
+        if let Err(e) = reader {
+            return Err(EngineError::Spawn(format!("no reader thread: {e}")));
+        }
+        engine.handshake(spec, settings.startup_timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineError> {
+        let (hello, ok) = match self.protocol {
+            Protocol::Uci => ("uci", "uciok"),
+            Protocol::Ucci => ("ucci", "ucciok"),
+        };
+        self.send(hello)?;
+        let mut offered = Vec::new();
+        self.wait_for(hello, ok, deadline_after(timeout), None, |text| {
+            if let Some(rest) = text.strip_prefix("option ") {
+                offered.push(rest.to_ascii_lowercase());
+            }
+            (text == ok).then_some(())
+        })?;
+        let offers = |name: &str| {
+            offered.iter().any(|o| {
+                let o = o.strip_prefix("name ").unwrap_or(o);
+                o.split_whitespace().next() == Some(name)
+            })
+        };
+        if self.protocol == Protocol::Ucci {
+            self.millis = offers("usemillisec");
+            self.newgame_button = offers("newgame");
+            if self.millis {
+                self.send("setoption usemillisec true")?;
+            }
+        }
+        if spec.uci_variant {
+            self.set_option("UCI_Variant", "xiangqi")?;
+        }
+        for (name, value) in &spec.options {
+            self.set_option(name, value)?;
+        }
+        self.sync(timeout)
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let line = match self.protocol {
+            Protocol::Uci => format!("setoption name {name} value {value}"),
+            Protocol::Ucci => format!("setoption {name} {value}"),
+        };
+        self.send(&line)
+    }
+
+    /// Whether UCCI times are sent in milliseconds.
+    pub fn millis(&self) -> bool {
+        self.millis
+    }
+
+    /// `isready` → `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = deadline_after(timeout);
+        self.wait_for("isready", "readyok", deadline, None, |text| {
+            (text == "readyok").then_some(())
+        })
+        .map(|_| ())
+    }
+
+    /// Tells the engine a new game starts and waits until it is ready.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        match self.protocol {
+            Protocol::Uci => self.send("ucinewgame")?,
+            Protocol::Ucci if self.newgame_button => self.send("setoption newgame")?,
+            Protocol::Ucci => {}
+        }
+        self.sync(timeout)
+    }
+
+    /// Sends `position` and `go` and waits for `bestmove` until `limit` after the `go`.
+    ///
+    /// First `isready` must be answered within `sync_timeout` (not charged to the clock): it
+    /// finds an engine that stopped answering before its clock runs, and gives one still
+    /// winding down its previous search a moment (some drop a `position` that arrives too soon
+    /// after their `bestmove`).
+    pub fn search(
+        &mut self,
+        position: &str,
+        go: &str,
+        limit: Duration,
+        sync_timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
+        self.sync(sync_timeout)?;
+        // Lines left over from before (late `info`) must not count for this move.
+        while let Ok(line) = self.lines.try_recv() {
+            self.log_in(&line.text);
+        }
+        self.send(position)?;
+        self.send(go)?;
+        let sent = Instant::now();
+        let deadline = deadline_after(limit);
+        let mut info: Option<Info> = None;
+        let (best, at) = self.wait_for(go, "bestmove", deadline, Some(abort), |text| {
+            if let Some(new) = parse_info(text).filter(|i| i.score.is_some()) {
+                let first_pv = new.multipv.is_none_or(|n| n == 1);
+                let better = !new.bound || info.is_none_or(|old| old.bound);
+                if first_pv && better {
+                    info = Some(new);
+                }
+            }
+            parse_bestmove(text)
+        })?;
+        Ok(SearchReply {
+            best,
+            info,
+            elapsed: at.saturating_duration_since(sent),
+        })
+    }
+
+    /// Whether the program is still running.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Writes one line to the engine.
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if self.debug {
+            eprintln!("{} < {line}", self.name);
+        }
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(EngineError::Crashed(None));
+        };
+        let written = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
+        if written.is_err() {
+            // A closed pipe: the engine is gone.
+            return Err(EngineError::Crashed(self.exit_status()));
+        }
+        Ok(())
+    }
+
+    fn log_in(&self, text: &str) {
+        if self.debug {
+            eprintln!("{} > {text}", self.name);
+        }
+    }
+
+    /// Reads lines until `accept` returns something, the deadline passes, the output closes or
+    /// `abort` is set. Returns the accepted value and when its line arrived.
+    fn wait_for<T>(
+        &mut self,
+        command: &str,
+        expected: &'static str,
+        deadline: Instant,
+        abort: Option<&AtomicBool>,
+        mut accept: impl FnMut(&str) -> Option<T>,
+    ) -> Result<(T, Instant), EngineError> {
+        let started = Instant::now();
+        loop {
+            if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                return Err(EngineError::Aborted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::NoAnswer {
+                    command: command.to_string(),
+                    expected,
+                    waited: now - started,
+                });
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(line) => {
+                    self.log_in(&line.text);
+                    if let Some(value) = accept(&line.text) {
+                        return Ok((value, line.at));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Crashed(self.exit_status()))
+                }
+            }
+        }
+    }
+
+    /// The exit status once the program has exited (waiting briefly, as the output closes just
+    /// before the process is gone), or `None`.
+    fn exit_status(&mut self) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status.to_string()),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Asks the engine to quit, closes its input, and kills it if it is still there after a
+    /// short grace time. Always reaps the process.
+    fn drop(&mut self) {
+        if self.is_alive() {
+            let _ = self.send("quit");
+        }
+        self.stdin = None;
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// One engine as a worker uses it: its specification and, once started, its process. A process
+/// that died, stopped answering or misbehaved is replaced by a fresh one before the next game.
+pub struct EngineSlot<'a> {
+    /// The engine's specification.
+    pub spec: &'a EngineSpec,
+    settings: ProcessSettings,
+    process: Option<EngineProcess>,
+}
+
+impl<'a> EngineSlot<'a> {
+    /// A slot with no process yet.
+    pub fn new(spec: &'a EngineSpec, settings: ProcessSettings) -> Self {
+        EngineSlot {
+            spec,
+            settings,
+            process: None,
+        }
+    }
+
+    /// The process, ready for a new game: the old one if it still answers, else a new one.
+    pub fn prepare(&mut self) -> Result<&mut EngineProcess, EngineError> {
+        let timeout = self.settings.startup_timeout;
+        let healthy = match self.process.as_mut() {
+            Some(p) => p.is_alive() && p.new_game(timeout).is_ok(),
+            None => false,
+        };
+        if !healthy {
+            // Drop the old one first (killing it) so two never run at once.
+            self.process = None;
+            let mut fresh = EngineProcess::start(self.spec, self.settings)?;
+            fresh.new_game(timeout)?;
+            self.process = Some(fresh);
+        }
+        self.process.as_mut().ok_or(EngineError::Crashed(None))
+    }
+
+    /// The running process, if any.
+    pub fn process(&mut self) -> Option<&mut EngineProcess> {
+        self.process.as_mut()
+    }
+
+    /// Kills the process (after a crash, a hang or a timeout); the next game starts a new one.
+    pub fn discard(&mut self) {
+        self.process = None;
+    }
+}

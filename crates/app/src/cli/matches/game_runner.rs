@@ -1,0 +1,451 @@
+//! Plays one game between two engine slots: book moves, then ask the side to move, check its
+//! answer, keep the clocks, and stop on the first reason to stop.
+//!
+//! The rules library ([`Game::outcome`]) ends a game after every move (mate, stalemate,
+//! perpetual check or chase, repetition, 120 plies without capture, no attacking material).
+//! Everything an engine can do wrong loses for it: no answer in time, a crash, an empty or
+//! malformed `bestmove`, an illegal move, a claim to have no move. Optional score adjudication
+//! and a ply cap end the rest.
+
+use super::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use super::config::TimeControl;
+use super::engine_process::{EngineError, EngineSlot};
+use super::openings::Opening;
+use super::wire::{go_command, position_command, BestMove, GoLimit, Score};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use xiangqi::{parse_move_as, Color, Game, Move, Notation, NotationError, Outcome, Position};
+use xiangqi::{DrawReason, WinReason};
+
+/// How long after a fixed move time an engine may still answer before it counts as hung.
+pub const MOVETIME_GRACE: Duration = Duration::from_millis(1000);
+
+/// The match-wide settings of a game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRules {
+    /// Plies after which the game is drawn (a safety cap).
+    pub max_plies: usize,
+    /// Clock games: how far past its time an engine may answer before it forfeits.
+    pub time_margin: Duration,
+    /// Depth and node limits: how long to wait for `bestmove` before the engine counts as hung.
+    pub hang_timeout: Duration,
+    /// How long the engine may take to answer `isready` before each move.
+    pub sync_timeout: Duration,
+    /// Resign adjudication.
+    pub resign: Option<ResignRule>,
+    /// Draw adjudication.
+    pub draw: Option<DrawRule>,
+}
+
+/// How a game ended, in the categories of PGN's `Termination` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules of the game (or an engine resigned).
+    Normal,
+    /// By the engines' scores or the ply cap.
+    Adjudication,
+    /// A clock ran out.
+    TimeForfeit,
+    /// An illegal, malformed or missing move.
+    RulesInfraction,
+    /// An engine crashed, hung or could not be started.
+    Abandoned,
+}
+
+impl Termination {
+    /// The value of the PGN `Termination` tag.
+    pub fn pgn_name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// The result of a game and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// The kind of ending.
+    pub termination: Termination,
+    /// The reason in words: `checkmate`, `B played an illegal move e3e5`, …
+    pub reason: String,
+}
+
+impl GameEnd {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// One move of a finished game with what its engine said about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The move.
+    pub mv: Move,
+    /// The engine's last score, from its own point of view.
+    pub score: Option<Score>,
+    /// The depth of that score.
+    pub depth: Option<u32>,
+    /// Thinking time; `None` for a book move.
+    pub time: Option<Duration>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The start position.
+    pub start: Position,
+    /// Book and engine moves.
+    pub moves: Vec<MoveNote>,
+    /// The result.
+    pub end: GameEnd,
+}
+
+fn loss(loser: Color, termination: Termination, reason: String) -> GameEnd {
+    GameEnd {
+        winner: Some(loser.other()),
+        termination,
+        reason,
+    }
+}
+
+fn draw(termination: Termination, reason: String) -> GameEnd {
+    GameEnd {
+        winner: None,
+        termination,
+        reason,
+    }
+}
+
+/// The end the rules gave, in words naming the culprit of a perpetual.
+fn rules_end(outcome: Outcome, names: [&str; 2]) -> GameEnd {
+    match outcome {
+        Outcome::Win { winner, reason } => {
+            let loser = names[winner.other().index()];
+            let text = match reason {
+                WinReason::PerpetualCheck | WinReason::PerpetualChase => {
+                    format!("{} by {loser}", reason.describe())
+                }
+                WinReason::Stalemate => "stalemate (no legal move)".to_string(),
+                other => other.describe().to_string(),
+            };
+            GameEnd {
+                winner: Some(winner),
+                termination: Termination::Normal,
+                reason: text,
+            }
+        }
+        Outcome::Draw(DrawReason::Repetition) => {
+            draw(Termination::Normal, "repetition".to_string())
+        }
+        Outcome::Draw(reason) => draw(Termination::Normal, reason.describe().to_string()),
+    }
+}
+
+/// Plays `opening` with `players[0]` as Red and `players[1]` as Black. `None` if the match was
+/// stopped (`abort`) before the game ended.
+pub fn play_game(
+    opening: &Opening,
+    players: [&mut EngineSlot<'_>; 2],
+    rules: &GameRules,
+    abort: &AtomicBool,
+) -> Option<PlayedGame> {
+    let mut game = Game::new(opening.start.clone());
+    let mut moves = Vec::new();
+    for &mv in &opening.moves {
+        // The openings were checked when the file was read.
+        game.play(mv).ok()?;
+        moves.push(MoveNote {
+            mv,
+            score: None,
+            depth: None,
+            time: None,
+        });
+    }
+    let start = opening.start.clone();
+    let finish = |moves, end| {
+        Some(PlayedGame {
+            start: start.clone(),
+            moves,
+            end,
+        })
+    };
+    let names = [players[0].spec.name.clone(), players[1].spec.name.clone()];
+    let slots = players;
+    for color in Color::ALL {
+        match slots[color.index()].prepare() {
+            Ok(_) => {}
+            Err(EngineError::Aborted) => return None,
+            Err(e) => {
+                let reason = format!("{} {e}", names[color.index()]);
+                return finish(moves, loss(color, Termination::Abandoned, reason));
+            }
+        }
+    }
+    let mut clocks = slots.each_ref().map(|s| match s.spec.tc {
+        TimeControl::Clock { base, .. } => Some(base),
+        _ => None,
+    });
+    let mut adjudicator = Adjudicator::new(rules.resign, rules.draw);
+    let names_ref = [names[0].as_str(), names[1].as_str()];
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return finish(moves, rules_end(outcome, names_ref));
+        }
+        if game.len() >= rules.max_plies {
+            let reason = format!("ply limit ({}) reached", rules.max_plies);
+            return finish(moves, draw(Termination::Adjudication, reason));
+        }
+        let side = game.position().side_to_move();
+        let name = names_ref[side.index()];
+        let other_tc = slots[side.other().index()].spec.tc;
+        let slot = &mut *slots[side.index()];
+        let spec = slot.spec;
+        let notation = if spec.uci_variant {
+            Notation::UciRanks1To10
+        } else {
+            Notation::Iccs
+        };
+        let (limit, wait) = go_limit(spec.tc, other_tc, &clocks, side, rules);
+        let Some(engine) = slot.process() else {
+            let reason = format!("{name} is not running");
+            return finish(moves, loss(side, Termination::Abandoned, reason));
+        };
+        let played: Vec<Move> = game.moves().collect();
+        let position = position_command(spec.protocol, notation, game.start(), &played);
+        let go = go_command(spec.protocol, limit, engine.millis());
+        let reply = match engine.search(&position, &go, wait, rules.sync_timeout, abort) {
+            Ok(reply) => reply,
+            Err(EngineError::Aborted) => return None,
+            Err(e) => {
+                // A hung or dead engine cannot be trusted with the next game.
+                slot.discard();
+                let end = match (e, clocks[side.index()]) {
+                    (EngineError::NoAnswer { waited, .. }, Some(left)) => loss(
+                        side,
+                        Termination::TimeForfeit,
+                        format!(
+                            "{name} lost on time (no move after {} ms with {} ms left)",
+                            waited.as_millis(),
+                            left.as_millis()
+                        ),
+                    ),
+                    (EngineError::NoAnswer { waited, .. }, None) => loss(
+                        side,
+                        Termination::Abandoned,
+                        format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
+                    ),
+                    (e, _) => loss(side, Termination::Abandoned, format!("{name} {e}")),
+                };
+                return finish(moves, end);
+            }
+        };
+        if let (Some(left), TimeControl::Clock { inc, .. }) = (clocks[side.index()], spec.tc) {
+            if reply.elapsed > left + rules.time_margin {
+                let reason = format!(
+                    "{name} lost on time (took {} ms with {} ms left)",
+                    reply.elapsed.as_millis(),
+                    left.as_millis()
+                );
+                return finish(moves, loss(side, Termination::TimeForfeit, reason));
+            }
+            clocks[side.index()] = Some(left.saturating_sub(reply.elapsed) + inc);
+        }
+        let mv = match read_move(game.position(), &reply.best, notation, name) {
+            Ok(Some(mv)) => mv,
+            Ok(None) => {
+                let reason = format!("{name} resigned");
+                return finish(moves, loss(side, Termination::Normal, reason));
+            }
+            Err(reason) => {
+                return finish(moves, loss(side, Termination::RulesInfraction, reason));
+            }
+        };
+        if let Err(e) = game.play(mv) {
+            let reason = format!("{name} played an illegal move ({e})");
+            return finish(moves, loss(side, Termination::RulesInfraction, reason));
+        }
+        let score = reply.info.and_then(|i| i.score);
+        moves.push(MoveNote {
+            mv,
+            score,
+            depth: reply.info.and_then(|i| i.depth),
+            time: Some(reply.elapsed),
+        });
+        match adjudicator.after_move(side, score, game.len()) {
+            None => {}
+            Some(Verdict::Resign(loser)) => {
+                let cp = rules.resign.map_or(0, |r| r.cp);
+                let n = rules.resign.map_or(0, |r| r.moves);
+                let reason = format!(
+                    "{}'s score was -{cp} cp or worse for {n} moves",
+                    names_ref[loser.index()]
+                );
+                return finish(moves, loss(loser, Termination::Adjudication, reason));
+            }
+            Some(Verdict::Draw) => {
+                let cp = rules.draw.map_or(0, |r| r.cp);
+                let n = rules.draw.map_or(0, |r| r.moves);
+                let reason = format!("scores within ±{cp} cp for {n} moves each");
+                return finish(moves, draw(Termination::Adjudication, reason));
+            }
+        }
+    }
+}
+
+/// The `go` limit of the side to move and how long to wait for its answer.
+fn go_limit(
+    tc: TimeControl,
+    other_tc: TimeControl,
+    clocks: &[Option<Duration>; 2],
+    side: Color,
+    rules: &GameRules,
+) -> (GoLimit, Duration) {
+    match tc {
+        TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + MOVETIME_GRACE),
+        TimeControl::Depth(d) => (GoLimit::Depth(d), rules.hang_timeout),
+        TimeControl::Nodes(n) => (GoLimit::Nodes(n), rules.hang_timeout),
+        TimeControl::Clock { base, inc } => {
+            let own = clocks[side.index()].unwrap_or(base);
+            let opponent = match (other_tc, clocks[side.other().index()]) {
+                (TimeControl::Clock { inc, .. }, Some(left)) => Some((left, inc)),
+                _ => None,
+            };
+            let limit = GoLimit::Clock {
+                own,
+                own_inc: inc,
+                opponent,
+                red_to_move: side == Color::Red,
+            };
+            (limit, own + rules.time_margin)
+        }
+    }
+}
+
+/// The move of a `bestmove` reply: `Ok(None)` when the engine resigned (UCCI), `Err` with the
+/// reason when the reply loses the game.
+fn read_move(
+    pos: &Position,
+    best: &BestMove,
+    notation: Notation,
+    name: &str,
+) -> Result<Option<Move>, String> {
+    match best {
+        BestMove::Empty => Err(format!("{name} sent a bestmove without a move")),
+        BestMove::NoMove => Err(format!(
+            "{name} claimed to have no move ({} legal moves)",
+            pos.legal_moves().len()
+        )),
+        BestMove::Move { resign: true, .. } => Ok(None),
+        BestMove::Move { text, .. } => match parse_move_as(pos, text, notation) {
+            Ok(mv) => Ok(Some(mv)),
+            Err(NotationError::Malformed { .. }) => {
+                Err(format!("{name} sent a malformed bestmove {text:?}"))
+            }
+            Err(_) => Err(format!("{name} played an illegal move {text}")),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_that_lose() {
+        let pos = Position::startpos();
+        let mv = |t: &str| BestMove::Move {
+            text: t.to_string(),
+            resign: false,
+        };
+        let read = |b: &BestMove| read_move(&pos, b, Notation::Iccs, "X");
+        assert_eq!(read(&mv("h2e2")).unwrap().unwrap().to_string(), "h2e2");
+        assert_eq!(
+            read(&mv("e3e5")).unwrap_err(),
+            "X played an illegal move e3e5"
+        );
+        assert_eq!(
+            read(&mv("xyzzy")).unwrap_err(),
+            "X sent a malformed bestmove \"xyzzy\""
+        );
+        assert!(read(&BestMove::NoMove)
+            .unwrap_err()
+            .contains("44 legal moves"));
+        assert!(read(&BestMove::Empty).is_err());
+        let resign = BestMove::Move {
+            text: "h2e2".into(),
+            resign: true,
+        };
+        assert_eq!(read(&resign), Ok(None));
+        // Ranks 1-10: h3e3 is the central cannon.
+        let m = read_move(&pos, &mv("h3e3"), Notation::UciRanks1To10, "X");
+        assert_eq!(m.unwrap().unwrap().to_string(), "h2e2");
+    }
+
+    #[test]
+    fn rule_endings_name_the_culprit() {
+        let names = ["A", "B"];
+        let end = rules_end(
+            Outcome::Win {
+                winner: Color::Red,
+                reason: WinReason::PerpetualCheck,
+            },
+            names,
+        );
+        assert_eq!(end.reason, "perpetual check by B");
+        assert_eq!(end.result(), "1-0");
+        let end = rules_end(Outcome::Draw(DrawReason::NoCaptureLimit), names);
+        assert_eq!(end.result(), "1/2-1/2");
+        assert_eq!(end.termination, Termination::Normal);
+    }
+
+    #[test]
+    fn clock_limits() {
+        let rules = GameRules {
+            max_plies: 600,
+            time_margin: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(60),
+            sync_timeout: Duration::from_secs(10),
+            resign: None,
+            draw: None,
+        };
+        let s = Duration::from_secs;
+        let clock = TimeControl::Clock {
+            base: s(60),
+            inc: s(1),
+        };
+        let clocks = [Some(s(30)), Some(s(40))];
+        let (limit, wait) = go_limit(clock, clock, &clocks, Color::Black, &rules);
+        assert_eq!(
+            limit,
+            GoLimit::Clock {
+                own: s(40),
+                own_inc: s(1),
+                opponent: Some((s(30), s(1))),
+                red_to_move: false
+            }
+        );
+        assert_eq!(wait, s(40) + Duration::from_millis(100));
+        let (limit, wait) = go_limit(
+            TimeControl::MoveTime(s(2)),
+            clock,
+            &clocks,
+            Color::Red,
+            &rules,
+        );
+        assert_eq!(limit, GoLimit::MoveTime(s(2)));
+        assert_eq!(wait, s(3));
+        let (_, wait) = go_limit(TimeControl::Depth(5), clock, &clocks, Color::Red, &rules);
+        assert_eq!(wait, s(60));
+    }
+}

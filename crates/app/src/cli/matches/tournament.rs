@@ -1,0 +1,297 @@
+//! The schedule of a match and the threads that play it.
+//!
+//! Every opening is played by every pairing twice, colours swapped, in `rounds` rounds. Worker
+//! threads (`--concurrency`) take the next game from a shared counter and play it with their own
+//! engine processes, which they keep between games. Finished games come back to the calling
+//! thread over a channel: it alone counts results, prints progress, writes PGN and runs the
+//! SPRT, so none of that needs a lock. Stopping (SPRT decided, or an error) sets a flag that
+//! every wait of every worker looks at; games still running are then dropped uncounted.
+
+use super::config::EngineSpec;
+use super::engine_process::{EngineSlot, ProcessSettings};
+use super::game_runner::{play_game, GameEnd, GameRules, PlayedGame, Termination};
+use super::openings::Opening;
+use super::sprt::{Decision, Sprt};
+use super::stats::PairingStats;
+use anyhow::Result;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+use xiangqi::Color;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// The openings, each played twice per pairing and round.
+    pub openings: Vec<Opening>,
+    /// How many times the whole schedule is repeated.
+    pub rounds: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Rules for every game.
+    pub rules: GameRules,
+    /// Engine process settings.
+    pub process: ProcessSettings,
+    /// The SPRT (two engines only).
+    pub sprt: Option<Sprt>,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// 1-based number, in schedule order (the PGN `Round`).
+    pub number: usize,
+    /// Index into the openings.
+    pub opening: usize,
+    /// Index into the pairings.
+    pub pairing: usize,
+    /// Which colour-swapped pair of games this one belongs to.
+    pub pair: usize,
+    /// Engine index playing Red.
+    pub red: usize,
+    /// Engine index playing Black.
+    pub black: usize,
+}
+
+/// Every pairing `(i, j)` with `i < j`, and the games in the order they are handed out: round by
+/// round, opening by opening, pairing by pairing, the two colours of a pair one after the other
+/// (so pairs complete early, which the pentanomial statistics and the SPRT want).
+pub fn schedule(
+    engines: usize,
+    openings: usize,
+    rounds: usize,
+) -> (Vec<(usize, usize)>, Vec<ScheduledGame>) {
+    let pairings: Vec<(usize, usize)> = (0..engines)
+        .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+        .collect();
+    let mut games = Vec::new();
+    let mut pair = 0;
+    for _ in 0..rounds {
+        for opening in 0..openings {
+            for (pairing, &(i, j)) in pairings.iter().enumerate() {
+                for (red, black) in [(i, j), (j, i)] {
+                    games.push(ScheduledGame {
+                        number: games.len() + 1,
+                        opening,
+                        pairing,
+                        pair,
+                        red,
+                        black,
+                    });
+                }
+                pair += 1;
+            }
+        }
+    }
+    (pairings, games)
+}
+
+/// Results so far.
+#[derive(Clone, Debug, Default)]
+pub struct MatchResults {
+    /// The pairings, `(first, second)` engine indices.
+    pub pairings: Vec<(usize, usize)>,
+    /// Per pairing, from the first engine's point of view.
+    pub stats: Vec<PairingStats>,
+    /// Games counted.
+    pub played: usize,
+    /// Games scheduled.
+    pub scheduled: usize,
+    /// Wins of Red, wins of Black, draws.
+    pub by_colour: [u32; 3],
+    /// Games per kind of ending, in first-seen order.
+    pub endings: Vec<(Termination, u32)>,
+    /// The SPRT's decision when it stopped the match.
+    pub stopped_by_sprt: Option<Decision>,
+    /// First engine's points in the first game of pairs still waiting for their second game.
+    pending: HashMap<usize, f64>,
+}
+
+impl MatchResults {
+    /// No results yet for the given pairings.
+    pub fn new(pairings: Vec<(usize, usize)>, scheduled: usize) -> Self {
+        MatchResults {
+            stats: vec![PairingStats::default(); pairings.len()],
+            pairings,
+            scheduled,
+            ..MatchResults::default()
+        }
+    }
+
+    /// Counts a finished game.
+    pub fn record(&mut self, game: &ScheduledGame, end: &GameEnd) {
+        let first = self.pairings[game.pairing].0;
+        let points = match end.winner {
+            None => 0.5,
+            Some(Color::Red) if game.red == first => 1.0,
+            Some(Color::Black) if game.black == first => 1.0,
+            Some(_) => 0.0,
+        };
+        let stats = &mut self.stats[game.pairing];
+        stats.add_game(points);
+        match self.pending.remove(&game.pair) {
+            Some(earlier) => stats.add_pair(earlier + points),
+            None => {
+                self.pending.insert(game.pair, points);
+            }
+        }
+        self.played += 1;
+        self.by_colour[match end.winner {
+            Some(Color::Red) => 0,
+            Some(Color::Black) => 1,
+            None => 2,
+        }] += 1;
+        match self.endings.iter_mut().find(|(t, _)| *t == end.termination) {
+            Some((_, n)) => *n += 1,
+            None => self.endings.push((end.termination, 1)),
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio for the (only) pairing.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        self.stats.first().map_or(0.0, |s| sprt.llr(&s.model().1))
+    }
+}
+
+/// Plays the match. `on_game` sees every finished game with the results including it; an error
+/// from it stops the match. Returns the results (complete unless the SPRT stopped early).
+pub fn run(
+    cfg: &MatchConfig,
+    mut on_game: impl FnMut(&ScheduledGame, &PlayedGame, &MatchResults) -> Result<()>,
+) -> Result<MatchResults> {
+    let (pairings, games) = schedule(cfg.engines.len(), cfg.openings.len(), cfg.rounds);
+    let mut results = MatchResults::new(pairings, games.len());
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, PlayedGame)>();
+    let workers = cfg.concurrency.clamp(1, games.len().max(1));
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (games, next, abort) = (&games, &next, &abort);
+            scope.spawn(move || worker(cfg, games, next, abort, tx));
+        }
+        drop(tx);
+        let outcome = (|| -> Result<()> {
+            for (index, played) in &rx {
+                let game = &games[index];
+                results.record(game, &played.end);
+                on_game(game, &played, &results)?;
+                if let Some(sprt) = &cfg.sprt {
+                    let decision = sprt.decide(results.llr(sprt));
+                    if decision != Decision::Continue {
+                        results.stopped_by_sprt = Some(decision);
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        // Whatever ended the loop, the workers stop (they are done already if it ran out).
+        abort.store(true, Ordering::Relaxed);
+        outcome
+    })?;
+    Ok(results)
+}
+
+/// One worker: plays games from the shared schedule until it is empty or the match stops.
+fn worker(
+    cfg: &MatchConfig,
+    games: &[ScheduledGame],
+    next: &AtomicUsize,
+    abort: &AtomicBool,
+    tx: Sender<(usize, PlayedGame)>,
+) {
+    let mut slots: Vec<EngineSlot<'_>> = cfg
+        .engines
+        .iter()
+        .map(|spec| EngineSlot::new(spec, cfg.process))
+        .collect();
+    while !abort.load(Ordering::Relaxed) {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(game) = games.get(index) else {
+            break;
+        };
+        let Some((red, black)) = two_mut(&mut slots, game.red, game.black) else {
+            break;
+        };
+        let opening = &cfg.openings[game.opening];
+        let Some(played) = play_game(opening, [red, black], &cfg.rules, abort) else {
+            break;
+        };
+        if tx.send((index, played)).is_err() {
+            break;
+        }
+    }
+    // Dropping the slots quits (or kills) this worker's engines.
+}
+
+/// Mutable references to two different elements.
+fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> Option<(&mut T, &mut T)> {
+    if a == b || a.max(b) >= items.len() {
+        return None;
+    }
+    if a < b {
+        let (low, high) = items.split_at_mut(b);
+        Some((&mut low[a], &mut high[0]))
+    } else {
+        let (low, high) = items.split_at_mut(a);
+        Some((&mut high[0], &mut low[b]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_schedule() {
+        let (pairings, games) = schedule(3, 2, 2);
+        assert_eq!(pairings, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(games.len(), 3 * 2 * 2 * 2);
+        assert_eq!((games[0].red, games[0].black), (0, 1));
+        assert_eq!((games[1].red, games[1].black), (1, 0));
+        assert_eq!(games[0].pair, games[1].pair);
+        assert_ne!(games[1].pair, games[2].pair);
+        assert_eq!(games[6].opening, 1);
+        assert_eq!(games.last().map(|g| g.number), Some(24));
+        assert!(games.iter().all(|g| g.red != g.black));
+    }
+
+    #[test]
+    fn results_count_pairs() {
+        let (pairings, games) = schedule(2, 1, 2);
+        let mut results = MatchResults::new(pairings, games.len());
+        let end = |winner| GameEnd {
+            winner,
+            termination: Termination::Normal,
+            reason: String::new(),
+        };
+        // Engine 0 wins as Red, then wins as Black: a 2-point pair.
+        results.record(&games[0], &end(Some(Color::Red)));
+        assert_eq!(results.stats[0].pairs(), 0);
+        results.record(&games[1], &end(Some(Color::Black)));
+        assert_eq!(results.stats[0].pentanomial, [0, 0, 0, 0, 1]);
+        // A draw, then engine 0 loses as Black: half a point.
+        results.record(&games[3], &end(None));
+        results.record(&games[2], &end(Some(Color::Black)));
+        let s = results.stats[0];
+        assert_eq!((s.wins, s.draws, s.losses), (2, 1, 1));
+        assert_eq!(s.pentanomial, [0, 1, 0, 0, 1]);
+        assert_eq!(results.by_colour, [1, 2, 1]);
+        assert_eq!(results.endings, vec![(Termination::Normal, 4)]);
+    }
+
+    #[test]
+    fn two_mut_gives_distinct_elements() {
+        let mut v = [1, 2, 3];
+        let (a, b) = two_mut(&mut v, 2, 0).unwrap();
+        std::mem::swap(a, b);
+        assert_eq!(v, [3, 2, 1]);
+        assert!(two_mut(&mut v, 1, 1).is_none());
+        assert!(two_mut(&mut v, 1, 3).is_none());
+    }
+}

@@ -1,0 +1,547 @@
+//! `xiangqi match` end to end: fake engines (a Python script in `match_fakes/`, one mode per
+//! kind of misbehaviour) and the real binary as an engine.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A scratch directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("xiangqi-match-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The `cmd=… args=…` part of an engine spec running the fake in `mode`.
+fn fake(mode: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/match_fakes/fake_engine.py");
+    format!("cmd=python3 args='{} {mode}'", script.display())
+}
+
+/// The spec of a well-behaved fake playing `moves` (move k of the list at ply k).
+fn scripted(name: &str, moves: &str, tc: &str) -> String {
+    format!("name={name} {} tc={tc}", fake(&format!("script {moves}")))
+}
+
+/// The first moves of a quiet game, enough for any test that ends early.
+const LINE: &str = "h2e2,h9g7,h0g2,i9h9,i0h0,b9c7,b0c2,a9b9,a0b0,c6c5";
+
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn last_line(&self) -> &str {
+        self.stdout.lines().last().unwrap_or("")
+    }
+}
+
+fn run_match(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run xiangqi match");
+    Run {
+        ok: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Plays `bad` against the scripted `good` for one opening, both colours.
+fn against_good(bad: &str, extra: &[&str]) -> Run {
+    let good = scripted("good", LINE, "depth:1");
+    let mut args = vec!["--engine", bad, "--engine", &good];
+    args.extend_from_slice(extra);
+    run_match(&args)
+}
+
+fn assert_bad_lost_twice(run: &Run, reason: &str) {
+    assert!(run.ok, "{}", run.stderr);
+    let line1 = format!("game 1/2: bad vs good 0-1 ({reason}");
+    let line2 = format!("game 2/2: good vs bad 1-0 ({reason}");
+    assert!(run.stderr.contains(&line1), "{line1}\n{}", run.stderr);
+    assert!(run.stderr.contains(&line2), "{line2}\n{}", run.stderr);
+    assert!(
+        run.last_line()
+            .starts_with("bad vs good: W 0 D 0 L 2 (0.0%) Elo -inf"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn illegal_move_loses() {
+    let bad = format!("name=bad {} tc=depth:1", fake("illegal"));
+    let run = against_good(&bad, &[]);
+    assert_bad_lost_twice(&run, "bad played an illegal move e3e5)");
+}
+
+#[test]
+fn claiming_no_move_loses() {
+    let bad = format!("name=bad {} tc=depth:1", fake("nomove"));
+    let run = against_good(&bad, &[]);
+    assert_bad_lost_twice(&run, "bad claimed to have no move (");
+}
+
+#[test]
+fn garbage_is_skipped_and_malformed_bestmove_loses() {
+    let dir = TempDir::new("garbage");
+    let pgn = dir.file("games.pgn");
+    let bad = format!("name=bad {} tc=depth:1", fake("garbage-then-h2e2"));
+    let good = scripted("good", LINE, "depth:1");
+    let run = run_match(&[
+        "--engine",
+        &bad,
+        "--engine",
+        &good,
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    // Game 1: after garbage lines its first move h2e2 counts; the second answer is malformed.
+    assert!(
+        run.stderr
+            .contains("game 1/2: bad vs good 0-1 (bad sent a malformed bestmove \"zz9\")"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = xiangqi::read_pgn(text.as_bytes(), &xiangqi::pgn::IccsCodec).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Red"), Some("bad"));
+    assert_eq!(games[0].tag("Termination"), Some("rules infraction"));
+    assert_eq!(games[0].result.as_deref(), Some("0-1"));
+    let moves: Vec<String> = games[0].main_line().iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["h2e2", "h9g7"]);
+    // The scored info among the garbage gives the comment; the reason follows the last one.
+    let first = games[0].moves[0].comment.as_deref().unwrap();
+    assert!(first.starts_with("+0.17/5 "), "{first}");
+    let last = games[0].moves[1].comment.as_deref().unwrap();
+    assert!(
+        last.ends_with(", bad sent a malformed bestmove \"zz9\""),
+        "{last}"
+    );
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted() {
+    let dir = TempDir::new("crash");
+    let marker = dir.file("crashed");
+    let bad = format!(
+        "name=bad {} tc=depth:1",
+        fake(&format!("crash-once {}", marker.display()))
+    );
+    let run = against_good(&bad, &[]);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("game 1/2: bad vs good 0-1 (bad crashed (exit status: 3))"),
+        "{}",
+        run.stderr
+    );
+    // A new process played game 2: it answered (illegally) instead of being dead.
+    assert!(
+        run.stderr
+            .contains("game 2/2: good vs bad 1-0 (bad played an illegal move e3e5)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn always_crashing_engine_loses_every_game() {
+    let bad = format!("name=bad {} tc=depth:1", fake("crash"));
+    let run = against_good(&bad, &[]);
+    assert_bad_lost_twice(&run, "bad crashed (exit status: 3))");
+}
+
+#[test]
+fn hung_engine_loses_and_is_killed() {
+    let dir = TempDir::new("hang");
+    let log = dir.file("log");
+    let bad = format!(
+        "name=bad {} tc=movetime:100",
+        fake(&format!("hang --log {}", log.display()))
+    );
+    let started = std::time::Instant::now();
+    let run = against_good(&bad, &[]);
+    assert_bad_lost_twice(&run, "bad hung (no bestmove within 11");
+    // movetime 100 ms + 1000 ms of grace, twice; not the 60 s of --hang-timeout.
+    assert!(started.elapsed().as_secs() < 30);
+    let depth = format!("name=bad {} tc=depth:1", fake("hang"));
+    let run = against_good(&depth, &["--hang-timeout", "300"]);
+    assert_bad_lost_twice(&run, "bad hung (no bestmove within 3");
+    // The hung processes got `quit` and were then killed: no fake is left running.
+    let pids = running_fakes(&log);
+    assert!(pids.is_empty(), "still running: {pids:?}");
+}
+
+/// Processes whose command line mentions `needle` (Linux `/proc`; empty elsewhere).
+fn running_fakes(needle: &Path) -> Vec<String> {
+    let needle = needle.display().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            cmdline.contains(&needle).then_some(cmdline)
+        })
+        .collect()
+}
+
+#[test]
+fn slow_engine_loses_on_time() {
+    let bad = format!("name=bad {} tc=clock:0.3+0", fake("slow 1.5"));
+    let run = against_good(&bad, &["--time-margin", "50"]);
+    assert_bad_lost_twice(&run, "bad lost on time (no move after 3");
+}
+
+#[test]
+fn rules_end_games_in_a_round_robin() {
+    let dir = TempDir::new("robin");
+    let openings = dir.file("openings.txt");
+    // Red mates at once with b0b9.
+    std::fs::write(
+        &openings,
+        "# mate in one\n4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1\n",
+    )
+    .unwrap();
+    let engines: Vec<String> = ["A", "B", "C"]
+        .iter()
+        .map(|n| scripted(n, "b0b9", "depth:1"))
+        .collect();
+    let mut args = vec![
+        "--openings",
+        openings.to_str().unwrap(),
+        "--concurrency",
+        "3",
+    ];
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    let run = run_match(&args);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("1-0 (checkmate)").count(),
+        6,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("A vs B: W 1 D 0 L 1 (50.0%)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("B vs C: W 1 D 0 L 1 (50.0%)"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.last_line(),
+        "standings: A 2/4 (50.0%), B 2/4 (50.0%), C 2/4 (50.0%)"
+    );
+}
+
+/// Red checks forever with the chariot; the general steps between e9 and e8.
+const PERPETUAL: &str = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+const PERPETUAL_LINE: &str = "a0a9,e9e8,a9a8,e8e9,a8a9,e9e8,a9a8,e8e9,a8a9,e9e8";
+
+#[test]
+fn perpetual_check_loses_and_the_ply_cap_draws() {
+    let dir = TempDir::new("perpetual");
+    let openings = dir.file("openings.txt");
+    std::fs::write(&openings, format!("{PERPETUAL}\n")).unwrap();
+    let a = scripted("A", PERPETUAL_LINE, "depth:1");
+    let b = scripted("B", PERPETUAL_LINE, "depth:1");
+    let path = openings.to_str().unwrap();
+    let run = run_match(&["--engine", &a, "--engine", &b, "--openings", path]);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("game 1/2: A vs B 0-1 (perpetual check by A)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("game 2/2: B vs A 0-1 (perpetual check by B)"),
+        "{}",
+        run.stderr
+    );
+    let run = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        path,
+        "--max-plies",
+        "4",
+    ]);
+    assert!(
+        run.stderr.contains("1/2-1/2 (ply limit (4) reached)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.last_line().starts_with("A vs B: W 0 D 2 L 0 (50.0%)"));
+}
+
+#[test]
+fn score_adjudication() {
+    let quiet = scripted("A", LINE, "depth:1");
+    let other = scripted("B", LINE, "depth:1");
+    let run = run_match(&[
+        "--engine",
+        &quiet,
+        "--engine",
+        &other,
+        "--draw-score",
+        "10",
+        "--draw-moves",
+        "1",
+        "--draw-after",
+        "0",
+    ]);
+    assert!(
+        run.stderr
+            .contains("game 1/2: A vs B 1/2-1/2 (scores within ±10 cp for 1 moves each)"),
+        "{}",
+        run.stderr
+    );
+    let losing = format!(
+        "name=L {} tc=depth:1",
+        fake(&format!("script {LINE} --score -1000"))
+    );
+    let run = run_match(&[
+        "--engine",
+        &losing,
+        "--engine",
+        &other,
+        "--resign-score",
+        "500",
+        "--resign-moves",
+        "2",
+    ]);
+    assert!(
+        run.stderr
+            .contains("game 1/2: L vs B 0-1 (L's score was -500 cp or worse for 2 moves)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.last_line().starts_with("L vs B: W 0 D 0 L 2"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn protocol_text_ucci_and_uci_variant() {
+    let dir = TempDir::new("protocol");
+    let (log_a, log_b) = (dir.file("a.log"), dir.file("b.log"));
+    let a = format!(
+        "name=A proto=ucci {}",
+        fake(&format!(
+            "script h2e2,h9g7,h0g2,i9h9 --ucci --log {}",
+            log_a.display()
+        ))
+    );
+    let b = format!(
+        "name=B uci-variant=true option.Hash=8 {}",
+        fake(&format!(
+            "script h3e3,h10g8,h1g3,i10h10 --log {}",
+            log_b.display()
+        ))
+    );
+    let run = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--each",
+        "tc=clock:10+0.5",
+        "--max-plies",
+        "4",
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("(ply limit (4) reached)").count(), 2);
+    let a_log = std::fs::read_to_string(&log_a).unwrap();
+    let b_log = std::fs::read_to_string(&log_b).unwrap();
+    for expected in [
+        "ucci",
+        "setoption usemillisec true",
+        "setoption newgame",
+        "go time 10000 increment 500 opptime 10000 oppincrement 500",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7",
+        "quit",
+    ] {
+        assert!(a_log.lines().any(|l| l == expected), "{expected}\n{a_log}");
+    }
+    for expected in [
+        "uci",
+        "setoption name UCI_Variant value xiangqi",
+        "setoption name Hash value 8",
+        "ucinewgame",
+        "position startpos moves h3e3",
+        "position startpos moves h3e3 h10g8 h1g3",
+        "go wtime 10000 winc 500 btime 10000 binc 500",
+        "quit",
+    ] {
+        assert!(b_log.lines().any(|l| l == expected), "{expected}\n{b_log}");
+    }
+}
+
+/// A sweep adds about ln(s1/s0) to the LLR per game: with [0, 100] twelve won pairs decide.
+#[test]
+fn sprt_stops_a_one_sided_match() {
+    let good = scripted("good", LINE, "depth:1");
+    let bad = format!("name=bad {} tc=depth:1", fake("illegal"));
+    let run = run_match(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--rounds",
+        "50",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("(stopped by the SPRT: H1 accepted)"),
+        "{}",
+        run.stdout
+    );
+    let last = run.last_line();
+    assert!(last.starts_with("good vs bad: W "), "{last}");
+    assert!(last.ends_with("[-2.94, 2.94] H1 accepted"), "{last}");
+    let games: u32 = last
+        .split("W ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|w| w.parse().ok())
+        .unwrap();
+    assert!((20..30).contains(&games), "{last}");
+}
+
+#[test]
+fn configuration_errors() {
+    let good = scripted("good", LINE, "depth:1");
+    let run = run_match(&["--engine", &good]);
+    assert!(!run.ok);
+    assert!(run.stderr.contains("at least two"), "{}", run.stderr);
+    let missing = "name=x cmd=/nonexistent/engine tc=depth:1";
+    let run = run_match(&["--engine", &good, "--engine", missing]);
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("could not be started"),
+        "{}",
+        run.stderr
+    );
+    let run = run_match(&["--engine", &good, "--engine", "name=y cmd=python3"]);
+    assert!(run.stderr.contains("no tc="), "{}", run.stderr);
+    let run = run_match(&["--engine", &good, "--engine", &good]);
+    assert!(
+        run.stderr.contains("two engines are named"),
+        "{}",
+        run.stderr
+    );
+    let other = scripted("other", LINE, "depth:1");
+    let run = run_match(&[
+        "--engine", &good, "--engine", &other, "--sprt", "elo0=5", "elo1=0",
+    ]);
+    assert!(run.stderr.contains("bad --sprt"), "{}", run.stderr);
+}
+
+/// The real engine at depth 1 against depth 3.
+///
+/// Only the shape of the result is checked: which side wins a handful of games is not
+/// certain, and the engine's own protocol driver can drop a `position` that follows its
+/// `bestmove` too closely on a loaded machine (its search thread has not exited yet), which
+/// then shows up here as a hung game.
+#[test]
+fn real_engine_depth_1_against_depth_3() {
+    let dir = TempDir::new("real");
+    let openings = dir.file("openings.txt");
+    let pgn = dir.file("games.pgn");
+    std::fs::write(
+        &openings,
+        "炮二平五 马８进７\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | c3c4\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_xiangqi");
+    let d1 = format!("name=d1 cmd={bin} args=uci tc=depth:1");
+    let d3 = format!("name=d3 cmd={bin} args=uci tc=depth:3");
+    let run = run_match(&[
+        "--engine",
+        &d1,
+        "--engine",
+        &d3,
+        "--openings",
+        openings.to_str().unwrap(),
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "200",
+        "--hang-timeout",
+        "5000",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    let finished = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .count();
+    assert_eq!(finished, 4, "{}", run.stderr);
+    let last = run.last_line();
+    let fields: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(&fields[..4], ["d1", "vs", "d3:", "W"], "{last}");
+    let count = |i: usize| fields[i].parse::<u32>().unwrap();
+    assert_eq!(count(4) + count(6) + count(8), 4, "{last}");
+    assert!(
+        fields[9].starts_with('(') && fields[9].ends_with("%)"),
+        "{last}"
+    );
+    assert_eq!(fields[10], "Elo", "{last}");
+    assert_eq!(fields[12], "±", "{last}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = xiangqi::read_pgn(text.as_bytes(), &xiangqi::pgn::IccsCodec).unwrap();
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert!(game.result.is_some());
+        assert!(matches!(game.tag("Red"), Some("d1" | "d3")));
+        assert!(game.tag("Termination").is_some());
+        assert!(!game.moves.is_empty());
+    }
+}
