@@ -199,6 +199,14 @@ impl Position {
         list
     }
 
+    /// Every legal move of the side to move that captures nothing.
+    pub fn legal_quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, !self.occupied());
+        self.retain_legal(&mut list);
+        list
+    }
+
     /// Every pseudo-legal move (piece rules respected, own general's safety not checked).
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

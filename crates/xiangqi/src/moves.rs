@@ -7,7 +7,7 @@ use std::fmt;
 ///
 /// A move knows nothing about the position; [`crate::Position`] says what it captures and whether
 /// it is legal. It prints in ICCS form (`h2e2`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u16);
 
 impl Move {

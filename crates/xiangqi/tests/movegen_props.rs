@@ -211,6 +211,9 @@ proptest! {
             let captures: BTreeSet<String> = pos.legal_captures().iter().map(|m| m.to_string()).collect();
             let expected: BTreeSet<String> = pos.legal_moves().iter().filter(|m| pos.piece_at(m.to()).is_some()).map(|m| m.to_string()).collect();
             assert_eq!(captures, expected, "{}", pos.to_fen());
+            let quiets: BTreeSet<String> = pos.legal_quiets().iter().map(|m| m.to_string()).collect();
+            let expected: BTreeSet<String> = pos.legal_moves().iter().filter(|m| pos.piece_at(m.to()).is_none()).map(|m| m.to_string()).collect();
+            assert_eq!(quiets, expected, "{}", pos.to_fen());
             assert_eq!(pos.count_legal_moves(), fast.len());
             assert_eq!(pos.in_check(), slow_in_check(pos, pos.side_to_move()));
         });

@@ -185,11 +185,6 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let moves = self.pos.legal_moves();
-        if moves.is_empty() {
-            // Checkmate and stalemate both lose.
-            return mated_in(ply);
-        }
         let previous = self.stack[ply - 1].current;
         let counter = if previous.is_none() {
             Move::NONE
@@ -198,12 +193,11 @@ impl Worker<'_> {
                 .piece_at(previous.to())
                 .map_or(Move::NONE, |p| self.history.counter(p, previous))
         };
-        let hints = OrderingHints {
+        let mut picker = MovePicker::new(OrderingHints {
             hash_move,
             killers: self.stack[ply].killers,
             counter,
-        };
-        let picker = MovePicker::new(&self.pos, moves, &hints, &self.history);
+        });
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -211,7 +205,7 @@ impl Worker<'_> {
         let mut move_count = 0;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
-        for m in picker {
+        while let Some(m) = picker.next(&self.pos, &self.history) {
             move_count += 1;
             let capture = self.pos.piece_at(m.to()).is_some();
             let mover = self.pos.piece_at(m.from());
@@ -300,6 +294,10 @@ impl Worker<'_> {
             }
         }
 
+        if move_count == 0 {
+            // No legal move: checkmate and stalemate both lose.
+            return mated_in(ply);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha && best_move.is_some() {
@@ -363,7 +361,8 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut best_move = None;
         let hash_move = hash_move.filter(|&m| in_check || self.pos.piece_at(m.to()).is_some());
-        for m in MovePicker::for_quiescence(&self.pos, moves, hash_move) {
+        let mut picker = MovePicker::for_quiescence(&self.pos, moves, hash_move);
+        while let Some(m) = picker.next(&self.pos, &self.history) {
             if !in_check {
                 let victim = self
                     .pos
