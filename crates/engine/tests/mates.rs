@@ -1,0 +1,445 @@
+//! The mate-in-N suite: the problems of `data/mates.txt`, checked twice.
+//!
+//! * An independent prover (`support/prover.rs`, built on the rules crate alone, sharing nothing
+//!   with the engine) shows that the side to move mates in exactly N moves: a mate in N exists
+//!   and none in N - 1. It is a full AND/OR search; a line flagged `checks` would have its mate
+//!   in N proven with the attacker restricted to checking moves (still a real forced mate: every
+//!   defence is searched) and its "no mate in N - 1" by the full search all the same. No line
+//!   needs the flag today: the full search proves all fifty problems in a few seconds (ci profile).
+//! * The engine, fresh and with one thread, searches each problem with a fixed node budget and
+//!   must report mate in exactly 2N - 1 plies with a first move after which the prover finds a
+//!   mate in N - 1 against every defence.
+//!
+//! Engine results when the suite was written (2,000,000-node budget): every problem is solved,
+//! so `ENGINE_MISSES` below is empty. The hardest need the most nodes before the right mate
+//! score holds for good: B5-quiet about 730,000 (depth 36), R5-horse-tour about 430,000,
+//! R5-soldier-chariot about 250,000, R3-diaoyu about 160,000; all others fewer than 65,000.
+//! A problem the engine stops solving must not be hidden by weakening the assertion: move its
+//! id to `ENGINE_MISSES` with the details, where the ignored test `engine_misses` keeps
+//! asserting it.
+//!
+//! Run with `--nocapture` to see each proof and each engine search. The mates in 4 and 5 (prover
+//! and engine) are release-speed work: `cargo test --profile ci` runs them, plain debug
+//! `cargo test` skips them.
+
+#[path = "support/prover.rs"]
+mod prover;
+
+use engine::score::{MATE, MATE_BOUND};
+use engine::{Engine, EngineOptions, Limits, SearchRequest};
+use prover::Prover;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use xiangqi::{Color, Move, Position};
+
+/// Node budget of the engine test.
+const ENGINE_NODES: u64 = 2_000_000;
+
+/// Problems the engine currently fails within [`ENGINE_NODES`]: id and what goes wrong.
+const ENGINE_MISSES: &[(&str, &str)] = &[];
+
+/// One line of the data file.
+struct Problem {
+    /// 1-based line number in the data file.
+    line: usize,
+    fen: String,
+    /// Mate in this many moves of the side to move.
+    n: u32,
+    /// The mate in N is proven with checking moves only.
+    checks: bool,
+    /// The comment's first word (`R3-diaoyu`), unique in the file.
+    id: String,
+    comment: String,
+}
+
+impl Problem {
+    fn position(&self) -> Position {
+        Position::from_fen(&self.fen)
+            .unwrap_or_else(|e| panic!("line {} ({}): {e}", self.line, self.id))
+    }
+}
+
+fn problems() -> Vec<Problem> {
+    let text = include_str!("data/mates.txt");
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = raw.split(';').map(str::trim).collect();
+        let (checks, comment) = match fields[..] {
+            [_, _, comment] => (false, comment),
+            [_, _, "checks", comment] => (true, comment),
+            _ => panic!("line {line}: expected `FEN ; mate N ; [checks ;] ID: comment`"),
+        };
+        let n = fields[1]
+            .strip_prefix("mate ")
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("line {line}: second field must be `mate N`"));
+        let id = comment
+            .split_whitespace()
+            .next()
+            .unwrap_or_else(|| panic!("line {line}: the comment must start with an id"))
+            .trim_end_matches(':')
+            .to_string();
+        out.push(Problem {
+            line,
+            fen: fields[0].to_string(),
+            n,
+            checks,
+            id,
+            comment: comment.to_string(),
+        });
+    }
+    out
+}
+
+fn moves_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn suite_is_well_formed() {
+    let problems = problems();
+    assert!(problems.len() >= 30, "only {} problems", problems.len());
+    let mut ids = std::collections::HashSet::new();
+    let mut fens = std::collections::HashSet::new();
+    let mut per_n = [[0usize; 2]; 6];
+    for p in &problems {
+        // Strict validation: one general each in its palace, pieces on reachable points, the
+        // side not to move not in check, generals not facing.
+        let pos = p.position();
+        assert!((1..=5).contains(&p.n), "line {}: mate {}", p.line, p.n);
+        assert!(
+            ids.insert(p.id.clone()),
+            "line {}: id {} repeated",
+            p.line,
+            p.id
+        );
+        assert!(
+            fens.insert(pos.to_fen()),
+            "line {}: position repeated",
+            p.line
+        );
+        assert!(
+            !pos.legal_moves().is_empty(),
+            "line {}: no legal move",
+            p.line
+        );
+        let black = pos.side_to_move() == Color::Black;
+        let prefix = format!("{}{}-", if black { 'B' } else { 'R' }, p.n);
+        assert!(
+            p.id.starts_with(&prefix),
+            "line {}: id {} should start with {prefix} (side to move, N)",
+            p.line,
+            p.id
+        );
+        per_n[p.n as usize][black as usize] += 1;
+    }
+    for (n, counts) in per_n.iter().enumerate().skip(1) {
+        assert!(
+            counts[0] > 0 && counts[1] > 0,
+            "mate in {n} needs problems for both colours: {counts:?}"
+        );
+    }
+    let short = per_n[1][0] + per_n[1][1];
+    assert!(short * 4 <= problems.len(), "mostly mates in 2 to 5 moves");
+    for (id, _) in ENGINE_MISSES {
+        assert!(ids.contains(*id), "ENGINE_MISSES names unknown id {id}");
+    }
+}
+
+/// The definition of "mates in `n`" written out plainly, without the prover's table or move
+/// ordering, to cross-check the prover on small depths.
+fn naive_mates_in(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&m| {
+        let undo = pos.make_move(m);
+        let replies = pos.legal_moves();
+        let mated = replies.is_empty()
+            || replies.iter().all(|&r| {
+                let undo = pos.make_move(r);
+                let mated = naive_mates_in(pos, n - 1);
+                pos.unmake_move(r, undo);
+                mated
+            });
+        pos.unmake_move(m, undo);
+        mated
+    })
+}
+
+#[test]
+fn prover_follows_the_rules() {
+    let cases: &[(&str, Option<u32>)] = &[
+        // Two chariots: Ra0-a9 mates (the Red general holds the d-file).
+        ("4k4/7R1/9/9/9/9/9/9/9/R2K5 w", Some(1)),
+        // Stalemate wins: Rh8-f8 gives no check but leaves Black without a legal move.
+        ("4k4/7R1/9/9/9/9/9/9/9/3K5 w", Some(1)),
+        // Facing generals: after Ra0-d0+ the general may not step to e9, opposite Red's.
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w", Some(1)),
+        // Both rules at once: Ra0-e0+ Ke9-d9 (f9 would face the Red general) Re0-e8, stalemate.
+        ("4k4/9/9/9/9/9/9/9/9/R4K3 w", Some(2)),
+        // A lone cannon has no screen to mate with.
+        ("3k5/9/9/9/9/9/9/9/4C4/4K4 w", None),
+    ];
+    for &(fen, expected) in cases {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut prover = Prover::new();
+        assert_eq!(prover.mate_distance(&mut pos, 2), expected, "{fen}");
+        for n in 1..=2 {
+            assert_eq!(
+                naive_mates_in(&mut pos, n),
+                expected.is_some_and(|d| d <= n),
+                "naive search, {fen}, mate in {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn prover_agrees_with_plain_search() {
+    // On every problem of the suite: mate in 1 and 2 by the plain definition.
+    for p in problems() {
+        let mut pos = p.position();
+        let mut prover = Prover::new();
+        for n in 1..=2 {
+            assert_eq!(
+                prover.mates_in(&mut pos, n),
+                naive_mates_in(&mut pos, n),
+                "line {} ({}), mate in {n}",
+                p.line,
+                p.id
+            );
+        }
+    }
+}
+
+#[test]
+fn checks_only_prover_is_sound_but_partial() {
+    let problems = problems();
+    let find = |id: &str| {
+        problems
+            .iter()
+            .find(|p| p.id == id)
+            .unwrap_or_else(|| panic!("no problem {id}"))
+    };
+    // Every mate it finds is real, so never shorter than the exact distance.
+    for p in &problems {
+        if p.n <= 3 {
+            let found = Prover::checks_only().mate_distance(&mut p.position(), p.n);
+            assert!(found.is_none() || found == Some(p.n), "{}: {found:?}", p.id);
+        }
+    }
+    // All-check solutions (连将杀) are found; quiet keys are out of its reach.
+    for id in ["R5-all-checks", "B5-chariot-horse", "B3-backrank"] {
+        let p = find(id);
+        assert!(
+            Prover::checks_only().mates_in(&mut p.position(), p.n),
+            "{id}"
+        );
+    }
+    for id in ["R2-kingstep", "R2-quiet-stalemate", "R3-diaoyu"] {
+        let p = find(id);
+        assert!(
+            !Prover::checks_only().mates_in(&mut p.position(), p.n),
+            "{id}"
+        );
+    }
+}
+
+/// Proves "mate in exactly N" for one problem; returns a mating line and the seconds taken by
+/// the two proofs, for the log.
+fn prove(p: &Problem) -> (Vec<Move>, f64, f64) {
+    let mut pos = p.position();
+    let started = Instant::now();
+    let mut full = Prover::new();
+    assert!(
+        !full.mates_in(&mut pos, p.n - 1),
+        "line {} ({}): there is already a mate in {}: {}",
+        p.line,
+        p.id,
+        p.n - 1,
+        moves_text(&full.line(&mut pos, p.n - 1).unwrap_or_default())
+    );
+    let shorter = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let mut prover = if p.checks {
+        Prover::checks_only()
+    } else {
+        full
+    };
+    assert!(
+        prover.mates_in(&mut pos, p.n),
+        "line {} ({}): no mate in {}{}",
+        p.line,
+        p.id,
+        p.n,
+        if p.checks { " by checks" } else { "" }
+    );
+    let exists = started.elapsed().as_secs_f64();
+    (prover.line(&mut pos, p.n).expect("proven"), shorter, exists)
+}
+
+fn prove_all(select: impl Fn(&Problem) -> bool) {
+    for p in problems().iter().filter(|p| select(p)) {
+        let started = Instant::now();
+        let (line, shorter, exists) = prove(p);
+        println!(
+            "{:<18} mate {}{}: none shorter {:.2} s, mate {:.2} s, total {:.2} s: {}",
+            p.id,
+            p.n,
+            if p.checks { " (checks)" } else { "" },
+            shorter,
+            exists,
+            started.elapsed().as_secs_f64(),
+            moves_text(&line)
+        );
+    }
+}
+
+#[test]
+fn short_mates_are_exact() {
+    prove_all(|p| p.n <= 2);
+}
+
+#[test]
+fn mates_in_three_are_exact() {
+    prove_all(|p| p.n == 3);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in debug builds; run with --profile ci"
+)]
+fn mates_in_four_and_five_are_exact() {
+    prove_all(|p| p.n >= 4);
+}
+
+/// What one engine search made of a problem.
+struct EngineRun {
+    best: Option<Move>,
+    score: i32,
+    nodes: u64,
+    /// Nodes used by the end of the first iteration from which on every iteration reported the
+    /// right mate score.
+    found_at: Option<(u32, u64)>,
+    pv: Vec<Move>,
+}
+
+fn run_engine(p: &Problem) -> EngineRun {
+    let expected = MATE - (2 * p.n as i32 - 1);
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        ..EngineOptions::default()
+    });
+    let infos = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&infos);
+    let limits = Limits {
+        nodes: Some(ENGINE_NODES),
+        ..Limits::default()
+    };
+    let result = engine.search(SearchRequest::new(p.position(), limits), move |info| {
+        sink.lock()
+            .unwrap()
+            .push((info.depth, info.nodes, info.score));
+    });
+    let infos = infos.lock().unwrap();
+    let mut found_at = None;
+    for &(depth, nodes, score) in infos.iter() {
+        if score != expected {
+            found_at = None;
+        } else if found_at.is_none() {
+            found_at = Some((depth, nodes));
+        }
+    }
+    EngineRun {
+        best: result.best_move,
+        score: result.score,
+        nodes: result.nodes,
+        found_at,
+        pv: result.pv,
+    }
+}
+
+/// Checks one engine run; `Err` says what is wrong.
+fn judge(p: &Problem, run: &EngineRun) -> Result<(), String> {
+    let plies = 2 * p.n as i32 - 1;
+    if run.score < MATE_BOUND || MATE - run.score != plies {
+        let reported = if run.score >= MATE_BOUND {
+            format!("mate in {} plies", MATE - run.score)
+        } else {
+            format!("score {}", run.score)
+        };
+        return Err(format!(
+            "reported {reported}, expected mate in {plies} plies (pv {})",
+            moves_text(&run.pv)
+        ));
+    }
+    let best = run.best.ok_or("no best move")?;
+    let mut pos = p.position();
+    if !Prover::new().move_mates_in(&mut pos, best, p.n) {
+        return Err(format!(
+            "best move {best} does not keep a mate in {} after every defence",
+            p.n - 1
+        ));
+    }
+    Ok(())
+}
+
+fn engine_suite(select: impl Fn(&Problem) -> bool) {
+    let mut failures = Vec::new();
+    for p in problems().iter().filter(|p| select(p)) {
+        let run = run_engine(p);
+        let verdict = judge(p, &run);
+        println!(
+            "{:<18} mate {}: {} {} (found at {}, {} nodes in all) pv {}",
+            p.id,
+            p.n,
+            if verdict.is_ok() { "ok  " } else { "FAIL" },
+            run.best.map_or("-".to_string(), |m| m.to_string()),
+            run.found_at.map_or("never".to_string(), |(d, n)| format!(
+                "depth {d}, {n} nodes"
+            )),
+            run.nodes,
+            moves_text(&run.pv)
+        );
+        if let Err(e) = verdict {
+            failures.push(format!("line {} ({}, {}): {e}", p.line, p.id, p.comment));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn is_known_miss(p: &Problem) -> bool {
+    ENGINE_MISSES.iter().any(|(id, _)| *id == p.id)
+}
+
+#[test]
+fn engine_finds_short_mates() {
+    engine_suite(|p| p.n <= 3 && !is_known_miss(p));
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in debug builds; run with --profile ci"
+)]
+fn engine_finds_long_mates() {
+    engine_suite(|p| p.n >= 4 && !is_known_miss(p));
+}
+
+/// The problems in [`ENGINE_MISSES`]: run with `--ignored` to see whether they are solved yet.
+#[test]
+#[ignore = "engine misses these mates within the budget: see ENGINE_MISSES"]
+fn engine_misses() {
+    engine_suite(is_known_miss);
+}
