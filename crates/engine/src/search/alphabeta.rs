@@ -4,7 +4,7 @@ use super::Worker;
 use crate::movepick::{can_lose_material, MovePicker, OrderingHints};
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::{see, SEE_VALUE};
-use crate::tt::Bound;
+use crate::tt::{Bound, TtHit};
 use std::sync::LazyLock;
 use xiangqi::{Move, PieceKind};
 
@@ -30,6 +30,19 @@ impl NodeKind for Pv {
 }
 impl NodeKind for NonPv {
     const PV: bool = false;
+}
+
+/// The stored score of a table entry, if its bound settles the node for the window
+/// (`alpha`, `beta`); the caller has checked that the entry is deep enough.
+#[inline]
+fn tt_cutoff(hit: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_tt(hit.score, ply);
+    let usable = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    usable.then_some(score)
 }
 
 impl Worker<'_> {
@@ -130,17 +143,9 @@ impl Worker<'_> {
         let key = self.pos.key();
         let hit = self.tt.probe(key);
         let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
-        if let Some(h) = hit {
-            if !N::PV && h.depth >= depth {
-                let score = from_tt(h.score, ply);
-                let usable = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    return score;
-                }
+        if let Some(h) = hit.filter(|h| !N::PV && h.depth >= depth) {
+            if let Some(score) = tt_cutoff(&h, ply, alpha, beta) {
+                return score;
             }
         }
 
@@ -324,17 +329,9 @@ impl Worker<'_> {
         }
         let key = self.pos.key();
         let hit = self.tt.probe(key);
-        if let Some(h) = hit {
-            if !N::PV {
-                let score = from_tt(h.score, ply);
-                let usable = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    return score;
-                }
+        if let Some(h) = hit.filter(|_| !N::PV) {
+            if let Some(score) = tt_cutoff(&h, ply, alpha, beta) {
+                return score;
             }
         }
         let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
