@@ -22,6 +22,7 @@ use clap::Args;
 use error::ApiError;
 use games::GameStore;
 use search::SearchPool;
+use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -164,9 +165,12 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             bound
         };
         let url = format!("http://{shown}/");
-        println!("xiangqi: playing at {url}");
-        println!("games are saved in {}", state.games.dir().display());
-        println!("press Ctrl-C to stop");
+        // Whoever started us may have stopped reading: printing must not fail the server.
+        let _ = writeln!(
+            std::io::stdout(),
+            "xiangqi: playing at {url}\ngames are saved in {}\npress Ctrl-C to stop",
+            state.games.dir().display()
+        );
         if !args.no_open {
             open_browser(&url);
         }
@@ -236,5 +240,8 @@ fn open_browser(url: &str) {
             return;
         }
     }
-    println!("(could not open a browser: open the address above yourself)");
+    let _ = writeln!(
+        std::io::stdout(),
+        "(could not open a browser: open the address above yourself)"
+    );
 }
