@@ -7,6 +7,7 @@
 //! otherwise to a temporary folder.
 
 use anyhow::{anyhow, bail, Context, Result};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -184,6 +185,52 @@ impl Page {
     async fn play(&self, mv: &str) -> Result<()> {
         self.point(&mv[..2]).await?;
         self.point(&mv[2..]).await
+    }
+
+    /// Drags the piece on `from` to `to` with the mouse.
+    async fn drag(&self, from: &str, to: &str) -> Result<()> {
+        let find = |sq: String| async move {
+            self.client
+                .find(Locator::Css(&format!("#board [data-square='{sq}']")))
+                .await
+        };
+        let (a, b) = (find(from.to_owned()).await?, find(to.to_owned()).await?);
+        let step = Some(Duration::from_millis(150));
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: a,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveBy {
+                duration: step,
+                x: 10.0,
+                y: 10.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element: b,
+                duration: step,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// A screenshot for looking at, written only when `XIANGQI_DEBUG_SHOTS` names a folder.
+    async fn debug_shot(&self, name: &str) -> Result<()> {
+        if let Some(dir) = std::env::var_os("XIANGQI_DEBUG_SHOTS") {
+            std::fs::write(Path::new(&dir).join(name), self.client.screenshot().await?)?;
+        }
+        Ok(())
     }
 
     async fn text(&self, css: &str) -> Result<String> {
@@ -502,6 +549,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     .await?;
     page.click("#end-review").await?;
     page.until("the review", "!document.querySelector('#review-panel').hidden && /done/.test(document.querySelector('#review-progress').textContent)").await?;
+    page.debug_shot("review.png").await?;
 
     // Playing Black against the computer, which opens.
     page.new_game("black", 1).await?;
@@ -511,8 +559,19 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         "document.querySelector('#board').dataset.flipped === 'true'",
     )
     .await?;
-    page.play_any(&["h7e7", "b7e7", "h9g7"]).await?;
+    // This time by dragging the piece.
+    let legal = page.legal().await?;
+    let mv = ["h7e7", "b7e7", "h9g7", "b9c7"]
+        .into_iter()
+        .find(|m| legal.iter().any(|l| l == m))
+        .ok_or_else(|| anyhow!("none of the usual answers is legal: {legal:?}"))?;
+    page.drag(&mv[..2], &mv[2..]).await?;
     page.wait_plies(3).await?;
+    assert_eq!(
+        page.js("return document.querySelector('#moves > li:nth-child(2)').dataset.ply;")
+            .await?,
+        json!("2")
+    );
 
     // A whole game pasted as PGN, finished by the player's mating move: the end dialog, then
     // the review.
@@ -533,6 +592,22 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.screenshot("end.png").await?;
     assert_eq!(page.text("#end-title").await?, "You win!");
     page.click("#end-close").await?;
+
+    // A phone, in Chinese, dark.
+    page.client.set_window_size(390, 844).await?;
+    page.click("#theme").await?;
+    page.click("#lang").await?;
+    page.until(
+        "Chinese",
+        "document.querySelector('#new-game').textContent === '新局'",
+    )
+    .await?;
+    page.click("#first").await?;
+    page.click("#last").await?;
+    page.js("window.scrollTo(0, 0); return true;").await?;
+    page.screenshot("phone.png").await?;
+    page.click("#editor-btn").await?;
+    page.debug_shot("editor.png").await?;
     drop(server);
     Ok(())
 }

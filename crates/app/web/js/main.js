@@ -341,7 +341,7 @@ function playerName(side) {
   const game = app.game;
   if (game.human === 'both') {
     const name = side === 'red' ? game.red : game.black;
-    return name && name !== '?' && name !== 'Player' ? name : t(side);
+    return name && name !== '?' && name !== 'Player' ? name : '';
   }
   if (game.human === side) return t('you');
   return `${t('computer')} · ${t('levelN', game.level)}`;
@@ -354,7 +354,8 @@ function renderPlayers() {
   for (const [id, side] of [['player-top', top], ['player-bottom', bottom]]) {
     const box = $(id);
     box.className = `player ${side}${game.turn === side && !game.outcome ? ' to-move' : ''}`;
-    box.textContent = `${t(side)} · ${playerName(side)}`;
+    const name = playerName(side);
+    box.textContent = name ? `${t(side)} · ${name}` : t(side);
   }
 }
 
