@@ -431,10 +431,29 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     .await?;
     page.click("#flip").await?;
 
-    // A few moves with the engine's thinking shown.
+    // A hint is drawn as an arrow.
+    page.click("#hint").await?;
+    page.until(
+        "the hint arrow",
+        "document.querySelector('#board .hint-arrow') !== null",
+    )
+    .await?;
+
+    // The keyboard: Tab to the board, arrows move the cursor from e0, Enter picks up and puts
+    // down (h2e2).
+    let board = page.client.find(Locator::Css("#board")).await?;
+    board
+        .send_keys(
+            "\u{E014}\u{E014}\u{E014}\u{E013}\u{E013}\u{E007}\u{E012}\u{E012}\u{E012}\u{E007}",
+        )
+        .await?;
+    page.wait_plies(2).await?;
+    assert_eq!(page.text("#moves > li:first-child .mv").await?, "炮二平五");
+
+    // A few more moves with the engine's thinking shown.
     page.click("#analysis-toggle").await?;
-    let mut plies = 0;
-    for prefs in [["h2e2", "b2e2"], ["h0g2", "b0c2"], ["i0h0", "a0b0"]] {
+    let mut plies = 2;
+    for prefs in [["h0g2", "b0c2"], ["i0h0", "a0b0"]] {
         page.play_any(&prefs).await?;
         plies += 2;
         page.wait_plies(plies).await?;

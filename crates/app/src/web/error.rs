@@ -25,6 +25,9 @@ pub enum ApiError {
         /// The reason in English.
         message: String,
     },
+    /// The request comes from another site or names another host (DNS rebinding).
+    #[error("{0}")]
+    Forbidden(String),
     /// The request body is larger than the server accepts.
     #[error("the request body is too large (at most {0} bytes)")]
     TooLarge(usize),
@@ -47,6 +50,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -57,6 +61,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::NotFound(_) => "not_found",
             ApiError::Rejected { .. } => "rejected",
+            ApiError::Forbidden(_) => "forbidden",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Internal(_) => "internal",
         }

@@ -77,6 +77,55 @@ pub fn app(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// The names this server answers to when it listens on the loopback address on `port`.
+fn loopback_names(port: u16) -> Vec<String> {
+    ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .map(|host| format!("{host}:{port}"))
+        .collect()
+}
+
+/// `app` refusing requests whose `Host` is not one of `names` (a web page that rebinds its own
+/// domain to 127.0.0.1 must not read the games) and changes sent from other sites' pages
+/// (an `Origin` that is not this server).
+pub fn guarded(app: Router, names: Vec<String>) -> Router {
+    let names = Arc::new(names);
+    app.layer(middleware::from_fn(move |request: Request, next: Next| {
+        let verdict = admit(&request, &names);
+        async move {
+            match verdict {
+                Ok(()) => next.run(request).await,
+                Err(error) => error.into_response(),
+            }
+        }
+    }))
+}
+
+fn admit(request: &Request, names: &[String]) -> Result<(), ApiError> {
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v: &axum::http::HeaderValue| v.to_str().ok())
+    };
+    let host_ok =
+        header(axum::http::header::HOST).is_none_or(|host| names.iter().any(|n| n == host));
+    if !host_ok {
+        return Err(ApiError::Forbidden(
+            "unknown host name: open the address the server printed".into(),
+        ));
+    }
+    let origin_ok = request.method() == axum::http::Method::GET
+        || header(axum::http::header::ORIGIN)
+            .is_none_or(|origin| names.iter().any(|n| origin == format!("http://{n}")));
+    if !origin_ok {
+        return Err(ApiError::Forbidden(
+            "requests from other sites are not accepted".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Runs each request in its own task, so that a panic in a handler becomes a JSON 500 for that
 /// request alone.
 async fn catch_panics(request: Request, next: Next) -> Response {
@@ -174,7 +223,12 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         if !args.no_open {
             open_browser(&url);
         }
-        axum::serve(listener, app(Arc::clone(&state)))
+        let router = if host.is_loopback() {
+            guarded(app(Arc::clone(&state)), loopback_names(bound.port()))
+        } else {
+            app(Arc::clone(&state))
+        };
+        axum::serve(listener, router)
             .with_graceful_shutdown(shutdown_signal())
             .await
             .context("serving")?;

@@ -620,3 +620,57 @@ async fn many_games_share_a_small_pool() {
             .await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_hosts_and_sites_are_refused() {
+    let dir = TempDir::new();
+    let router = super::guarded(
+        app(AppState::new(&dir.0, 1).unwrap()),
+        super::loopback_names(4000),
+    );
+    let send = |host: &str, origin: Option<&str>, method: &str, uri: &str| {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", host);
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        let request = request
+            .header("content-type", "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        router.clone().oneshot(request)
+    };
+    let ok = send("127.0.0.1:4000", None, "GET", "/api/games")
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    let ok = send(
+        "localhost:4000",
+        Some("http://localhost:4000"),
+        "POST",
+        "/api/games",
+    )
+    .await
+    .unwrap();
+    assert_eq!(ok.status(), StatusCode::CREATED);
+    let bad = send("evil.example:4000", None, "GET", "/api/games")
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), StatusCode::FORBIDDEN);
+    let bad = send(
+        "127.0.0.1:4000",
+        Some("http://evil.example"),
+        "POST",
+        "/api/games",
+    )
+    .await
+    .unwrap();
+    assert_eq!(bad.status(), StatusCode::FORBIDDEN);
+    let body = axum::body::to_bytes(bad.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    assert_error(StatusCode::FORBIDDEN, &body, StatusCode::FORBIDDEN);
+}

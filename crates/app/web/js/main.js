@@ -66,7 +66,6 @@ function humanPlays(side) {
 
 function tap(sq) {
   if (!app.game) return;
-  app.cursor = sq;
   if (app.viewPly !== null) {
     notice(reasonText('browsing'));
     return;
