@@ -612,6 +612,29 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     assert_eq!(page.text("#end-title").await?, "You win!");
     page.click("#end-close").await?;
 
+    // The dialogs, for a look.
+    page.click("#games-btn").await?;
+    page.until(
+        "the games list",
+        "document.querySelectorAll('#games-list li').length >= 5",
+    )
+    .await?;
+    page.debug_shot("games.png").await?;
+    page.click("#games-dialog button[value=close]").await?;
+    page.click("#fen-pgn").await?;
+    page.until(
+        "the PGN",
+        "document.querySelector('#pgn-out').value.includes('1-0')",
+    )
+    .await?;
+    page.debug_shot("fen.png").await?;
+    page.click("#fen-dialog button[value=close]").await?;
+    page.click("#new-game").await?;
+    page.debug_shot("new-game.png").await?;
+    page.click("#new-game-dialog button[value=cancel]").await?;
+    let errors = page.js("return window.xiangqiErrors;").await?;
+    assert_eq!(errors, json!([]), "script errors on the page");
+
     // A phone, in Chinese, dark.
     page.client.set_window_size(390, 844).await?;
     page.click("#theme").await?;

@@ -166,6 +166,9 @@ async function refresh() {
     setGame(await api.get(app.game.id));
   } catch (e) {
     notice(reasonText(e.code, e.message), 'error');
+    // The server may be restarting: try again a little later.
+    clearTimeout(app.pollTimer);
+    app.pollTimer = setTimeout(refresh, 2000);
   }
 }
 
@@ -271,6 +274,7 @@ function renderStatus(live, turn, inCheck) {
   }
   if (!live) text = `${t('viewing', app.viewPly, game.moves.length)} · ${text}`;
   status.textContent = text;
+  document.title = `${t('title')} · ${text}`;
   status.classList.toggle('over', Boolean(game.outcome));
   status.classList.toggle('in-check', inCheck && !game.outcome);
 }
@@ -597,7 +601,12 @@ async function showGames() {
     const result = g.result ? `${g.result} ${endReason(g.reason)}` : t('ongoing');
     const info = document.createElement('span');
     info.className = 'game-info';
-    info.textContent = `${when} · ${g.red} – ${g.black} · ${t('plies', g.plies)} · ${result}`;
+    const name = (side, tag) => {
+      if (g.human === side) return t('you');
+      if (g.human !== 'both') return `${t('computer')} ${g.level}`;
+      return tag && tag !== '?' && tag !== 'Player' ? tag : t(side);
+    };
+    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)} · ${t('plies', g.plies)} · ${result}`;
     const open = document.createElement('button');
     open.type = 'button';
     open.textContent = g.id === app.game?.id ? t('current') : t('openGame');
@@ -659,6 +668,11 @@ function setupKeyboard() {
 }
 
 // ---- start ----
+
+// Script errors are kept where the browser tests can see them.
+window.xiangqiErrors = [];
+window.addEventListener('error', (e) => window.xiangqiErrors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.xiangqiErrors.push(String(e.reason)));
 
 async function start() {
   const theme = localStorage.getItem('xiangqi.theme')

@@ -61,6 +61,13 @@ export function renderReview(review, view, onPick) {
     counts[side][p.mark] = (counts[side][p.mark] || 0) + 1;
   });
   summary.replaceChildren();
+  const shown = view.ply > 0 ? review.plies[view.ply - 1] : null;
+  if (shown?.mark) {
+    const line = document.createElement('div');
+    line.className = `review-current mark-${shown.mark}`;
+    line.textContent = `${view.ply}. ${markSymbol(shown.mark)} ${t('marks')[shown.mark]}${shown.best ? ` — ${t('better', shown.best)}` : ''}`;
+    summary.appendChild(line);
+  }
   for (const side of ['red', 'black']) {
     const line = document.createElement('div');
     const parts = ['inaccuracy', 'mistake', 'blunder'].map((m) => `${t('marks')[m]} ${counts[side][m] || 0}`);
