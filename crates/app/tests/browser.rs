@@ -554,8 +554,10 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     .await?;
     page.click("#editor-analyse").await?;
     page.until("the edited game", "document.querySelectorAll('#board [data-piece]').length === 4 && document.querySelectorAll('#moves > li').length === 0").await?;
+    let shown = "Number(document.querySelector('#check-banner').dataset.shown || 0)";
+    let before = page.js(&format!("return {shown};")).await?;
     page.play("a8a9").await?;
-    page.until("the check notice", "document.querySelector('#status').dataset.check === 'true' && /Check/.test(document.querySelector('#status').textContent) && !document.querySelector('#check-banner').hidden").await?;
+    page.until("the check notice", &format!("document.querySelector('#status').dataset.check === 'true' && /Check/.test(document.querySelector('#status').textContent) && {shown} > {before}")).await?;
     page.click("#undo").await?;
     page.wait_plies(0).await?;
     page.play("b0b9").await?;

@@ -422,6 +422,7 @@ function browse(ply) {
 
 function showCheck() {
   const banner = $('check-banner');
+  banner.dataset.shown = String(Number(banner.dataset.shown || 0) + 1);
   banner.hidden = false;
   banner.classList.remove('show');
   banner.getBoundingClientRect();
