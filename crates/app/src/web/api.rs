@@ -17,11 +17,10 @@
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor |
 
 use super::error::ApiError;
-use super::games::{
-    iccs_move, is_valid_id, lock, new_id, termination_name, GameEntry, Human, SharedEntry,
-};
+use super::games::{iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry};
 use super::reasons::why_illegal;
-use super::search::{self, Analysis, JobKind, Review};
+use super::search::{self, JobKind};
+use super::view::{summary, view, GameView, Summary};
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Query, Request, State};
@@ -33,7 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use xiangqi::pgn::{read_pgn, NotationCodec};
-use xiangqi::{format_move, Color, Notation, Outcome, Position, WinReason};
+use xiangqi::{Color, Notation, Outcome, Position, WinReason};
 
 type Shared = State<Arc<AppState>>;
 
@@ -85,141 +84,6 @@ fn find(state: &AppState, id: &str) -> Result<SharedEntry, ApiError> {
         .ok_or_else(|| ApiError::NotFound(id.to_owned()))
 }
 
-/// One move of the game as the page lists it.
-#[derive(Serialize)]
-struct MoveView {
-    iccs: String,
-    chinese: String,
-    wxf: String,
-    /// The position after the move.
-    fen: String,
-    capture: bool,
-    check: bool,
-}
-
-#[derive(Serialize)]
-struct OutcomeView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    result: &'static str,
-    winner: Option<&'static str>,
-    /// `checkmate`, `stalemate`, `perpetual check`, `perpetual chase`, `repetition`,
-    /// `60-move rule`, `insufficient material`, `resignation`, `agreement`.
-    reason: &'static str,
-}
-
-#[derive(Serialize)]
-struct HintView {
-    iccs: String,
-    chinese: String,
-    score: i32,
-}
-
-/// Everything the page shows about a game.
-#[derive(Serialize)]
-struct GameView {
-    id: String,
-    version: u64,
-    human: Human,
-    level: u8,
-    red: String,
-    black: String,
-    start_fen: String,
-    fen: String,
-    turn: &'static str,
-    in_check: bool,
-    moves: Vec<MoveView>,
-    /// The person's legal moves now (empty on the computer's turn or after the end).
-    legal: Vec<String>,
-    outcome: Option<OutcomeView>,
-    job: Option<JobKind>,
-    analysis: Option<Analysis>,
-    analysis_on: bool,
-    hint: Option<HintView>,
-    notice: Option<String>,
-    redo: usize,
-    review: Option<Review>,
-    save_error: Option<String>,
-    created: u64,
-    updated: u64,
-}
-
-fn outcome_view(outcome: Outcome) -> OutcomeView {
-    OutcomeView {
-        result: outcome.pgn_result(),
-        winner: outcome.winner().map(Color::name),
-        reason: termination_name(outcome),
-    }
-}
-
-fn view(entry: &GameEntry) -> GameView {
-    let mut pos = entry.game.start().clone();
-    let mut moves = Vec::with_capacity(entry.game.len());
-    for m in entry.game.moves() {
-        let capture = pos.piece_at(m.to()).is_some();
-        let iccs = m.to_string();
-        let chinese = format_move(&pos, m, Notation::Chinese);
-        let wxf = format_move(&pos, m, Notation::Wxf);
-        pos.make_move(m);
-        moves.push(MoveView {
-            iccs,
-            chinese,
-            wxf,
-            fen: pos.to_fen(),
-            capture,
-            check: pos.in_check(),
-        });
-    }
-    let outcome = entry.outcome();
-    let thinking = entry
-        .job
-        .as_ref()
-        .is_some_and(|j| j.kind == JobKind::Computer);
-    let legal = if outcome.is_none() && !thinking && entry.human.plays(pos.side_to_move()) {
-        pos.legal_moves().iter().map(|m| m.to_string()).collect()
-    } else {
-        Vec::new()
-    };
-    let hint = entry
-        .hint
-        .filter(|(v, _, _)| *v == entry.version)
-        .filter(|(_, m, _)| pos.is_legal(*m))
-        .map(|(_, m, score)| HintView {
-            iccs: m.to_string(),
-            chinese: format_move(&pos, m, Notation::Chinese),
-            score,
-        });
-    let record = entry.record();
-    GameView {
-        id: entry.id.clone(),
-        version: entry.version,
-        human: entry.human,
-        level: entry.level,
-        red: record.tag("Red").unwrap_or("?").to_owned(),
-        black: record.tag("Black").unwrap_or("?").to_owned(),
-        start_fen: entry.game.start().to_fen(),
-        fen: pos.to_fen(),
-        turn: pos.side_to_move().name(),
-        in_check: pos.in_check(),
-        moves,
-        legal,
-        outcome: outcome.map(outcome_view),
-        job: entry.job.as_ref().map(|j| j.kind),
-        analysis: entry.analysis.clone(),
-        analysis_on: entry.analysis_on,
-        hint,
-        notice: entry
-            .notice
-            .as_ref()
-            .filter(|(v, _)| *v == entry.version)
-            .map(|(_, n)| n.clone()),
-        redo: entry.redo.len(),
-        review: entry.review.clone(),
-        save_error: entry.save_error.clone(),
-        created: entry.created,
-        updated: entry.updated,
-    }
-}
-
 /// Runs `change` on the game under its lock on a blocking thread, saves it when asked to, starts
 /// whatever job it needs next, and answers with its state.
 async fn with_game(
@@ -242,42 +106,12 @@ async fn with_game(
     .await
 }
 
-#[derive(Serialize)]
-struct Summary {
-    id: String,
-    red: String,
-    black: String,
-    human: Human,
-    level: u8,
-    plies: usize,
-    result: Option<&'static str>,
-    reason: Option<&'static str>,
-    created: u64,
-    updated: u64,
-}
-
 async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
     let mut list: Vec<Summary> = state
         .games
         .all()
         .iter()
-        .map(|shared| {
-            let entry = lock(shared);
-            let record = entry.record();
-            let outcome = entry.outcome();
-            Summary {
-                id: entry.id.clone(),
-                red: record.tag("Red").unwrap_or("?").to_owned(),
-                black: record.tag("Black").unwrap_or("?").to_owned(),
-                human: entry.human,
-                level: entry.level,
-                plies: entry.game.len(),
-                result: outcome.map(|o| o.pgn_result()),
-                reason: outcome.map(termination_name),
-                created: entry.created,
-                updated: entry.updated,
-            }
-        })
+        .map(|shared| summary(&lock(shared)))
         .collect();
     list.sort_by(|a, b| (b.updated, &b.id).cmp(&(a.updated, &a.id)));
     Json(list)

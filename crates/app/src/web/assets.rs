@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 12] = [
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
         "favicon.svg",
@@ -25,6 +25,7 @@ const FILES: [(&str, &str, &str); 11] = [
     ("js/editor.js", JS, include_str!("../../web/js/editor.js")),
     ("js/review.js", JS, include_str!("../../web/js/review.js")),
     ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
+    ("js/files.js", JS, include_str!("../../web/js/files.js")),
 ];
 
 const JS: &str = "text/javascript";

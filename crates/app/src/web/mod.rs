@@ -12,6 +12,7 @@ mod reasons;
 mod search;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use anyhow::{Context, Result};
 use axum::extract::{DefaultBodyLimit, Request};

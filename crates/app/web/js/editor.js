@@ -47,7 +47,7 @@ export class Editor {
   }
 
   open(fen) {
-    this.load(fen);
+    this.load(fen || START_FEN);
     this.dialog.showModal();
   }
 

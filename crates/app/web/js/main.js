@@ -1,12 +1,12 @@
 // The page: one game against the computer, kept in step with the server.
 
 import { Board } from './board.js';
-import { parseFen, squareCoords, squareName, looksLikeFen, isRed } from './fen.js';
+import { parseFen, squareCoords, squareName, isRed } from './fen.js';
 import { api } from './api.js';
 import { t, reasonText, endReason, language, setLanguage, applyTexts } from './i18n.js';
 import * as sound from './sound.js';
-import { notice, confirmDialog, copyText } from './dialogs.js';
-import { Editor } from './editor.js';
+import { notice, confirmDialog } from './dialogs.js';
+import { setupFiles } from './files.js';
 import { renderReview, markSymbol } from './review.js';
 
 const $ = (id) => document.getElementById(id);
@@ -526,7 +526,15 @@ function setupControls() {
     sound.setMuted(!sound.isMuted());
     updateToolButtons();
   });
-  setupFiles();
+  setupFiles({
+    game: () => app.game,
+    shownFen,
+    setGame,
+    newGame,
+    openGame,
+    level: () => Number($('level').value) || 3,
+    notation: () => app.notation,
+  });
   setupKeyboard();
 }
 
@@ -537,96 +545,6 @@ function updateToolButtons() {
   const cross = '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
   $('mute').innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true">${speaker}${sound.isMuted() ? cross : waves}</svg>`;
   $('mute').setAttribute('aria-pressed', String(sound.isMuted()));
-}
-
-function setupFiles() {
-  $('fen-pgn').addEventListener('click', async () => {
-    if (!app.game) return;
-    $('fen-out').value = shownFen();
-    $('pgn-out').value = '';
-    $('paste-error').hidden = true;
-    $('fen-dialog').showModal();
-    $('pgn-out').value = await api.pgn(app.game.id, app.notation);
-  });
-  $('copy-fen').addEventListener('click', async () => {
-    if (await copyText($('fen-out').value, $('fen-out'))) notice(t('copied'));
-  });
-  $('copy-pgn').addEventListener('click', async () => {
-    if (await copyText($('pgn-out').value, $('pgn-out'))) notice(t('copied'));
-  });
-  $('paste-go').addEventListener('click', async () => {
-    const text = $('paste-in').value.trim();
-    if (!text) return;
-    const level = Number($('level').value) || 3;
-    const human = app.game?.human || 'red';
-    const body = looksLikeFen(text) ? { fen: text, human, level } : { pgn: text, level };
-    try {
-      setGame(await api.create(body), true);
-      $('fen-dialog').close();
-      $('paste-in').value = '';
-    } catch (e) {
-      $('paste-error').textContent = e.message;
-      $('paste-error').hidden = false;
-    }
-  });
-  $('pgn-file').addEventListener('change', async () => {
-    const file = $('pgn-file').files[0];
-    if (!file) return;
-    try {
-      const bytes = await file.arrayBuffer();
-      setGame(await api.importPgn(bytes, Number($('level').value) || 3), true);
-      notice(t('loaded'));
-    } catch (e) {
-      notice(`${t('pgnError')}: ${e.message}`, 'error');
-    }
-    $('pgn-file').value = '';
-  });
-  const editor = new Editor((fen, human) => newGame({ fen, human, level: Number($('level').value) || 3 }));
-  $('editor-btn').addEventListener('click', () => editor.open(app.game ? shownFen() : undefined));
-  $('games-btn').addEventListener('click', showGames);
-}
-
-async function showGames() {
-  const list = $('games-list');
-  list.replaceChildren();
-  $('games-dialog').showModal();
-  const games = await api.list();
-  if (!games.length) {
-    const li = document.createElement('li');
-    li.textContent = t('noGames');
-    list.appendChild(li);
-  }
-  for (const g of games) {
-    const li = document.createElement('li');
-    const when = new Date(g.updated * 1000).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en');
-    const result = g.result ? `${g.result} ${endReason(g.reason)}` : t('ongoing');
-    const info = document.createElement('span');
-    info.className = 'game-info';
-    const name = (side, tag) => {
-      if (g.human === side) return t('you');
-      if (g.human !== 'both') return `${t('computer')} ${g.level}`;
-      return tag && tag !== '?' && tag !== 'Player' ? tag : t(side);
-    };
-    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)} · ${t('plies', g.plies)} · ${result}`;
-    const open = document.createElement('button');
-    open.type = 'button';
-    open.textContent = g.id === app.game?.id ? t('current') : t('openGame');
-    open.addEventListener('click', async () => {
-      $('games-dialog').close();
-      if (app.game) api.leave(app.game.id);
-      await openGame(g.id);
-    });
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.textContent = t('deleteGame');
-    del.disabled = g.id === app.game?.id;
-    del.addEventListener('click', async () => {
-      await api.remove(g.id);
-      li.remove();
-    });
-    li.append(info, open, del);
-    list.appendChild(li);
-  }
 }
 
 function setupKeyboard() {
