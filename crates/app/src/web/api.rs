@@ -32,7 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use xiangqi::pgn::{read_pgn, NotationCodec};
-use xiangqi::{Color, Notation, Outcome, Position, WinReason};
+use xiangqi::{Color, FenError, Notation, Outcome, Position, WinReason};
 
 type Shared = State<Arc<AppState>>;
 
@@ -140,7 +140,25 @@ fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     if fen.len() > 200 {
         return Err(ApiError::BadRequest("the FEN is too long".into()));
     }
-    Position::from_fen(fen.trim()).map_err(|e| ApiError::BadRequest(format!("invalid FEN: {e}")))
+    Position::from_fen(fen.trim()).map_err(|e| {
+        let code = match e {
+            FenError::MissingGeneral(_) => "fen_no_general",
+            FenError::TooManyPieces { .. } => "fen_too_many",
+            FenError::GeneralOutsidePalace { .. } => "fen_general_palace",
+            FenError::UnreachableSquare { .. } => "fen_unreachable",
+            FenError::GeneralsFacing => "fen_generals_facing",
+            FenError::OpponentInCheck(_) => "fen_opponent_in_check",
+            _ => "fen_syntax",
+        };
+        let message = e.to_string();
+        let message = message
+            .strip_suffix(" (use lenient validation for composed problems)")
+            .unwrap_or(&message);
+        ApiError::Invalid {
+            code,
+            message: format!("invalid FEN: {message}"),
+        }
+    })
 }
 
 fn entry_from_pgn(

@@ -13,6 +13,14 @@ pub enum ApiError {
     /// The request could not be understood (malformed JSON, a bad parameter, a bad FEN or PGN).
     #[error("{0}")]
     BadRequest(String),
+    /// Like [`ApiError::BadRequest`], with a reason code the page translates.
+    #[error("{message}")]
+    Invalid {
+        /// A short stable name of the reason (`fen_generals_facing`, …).
+        code: &'static str,
+        /// The reason in English.
+        message: String,
+    },
     /// No game with this id.
     #[error("no game with id {0:?}")]
     NotFound(String),
@@ -47,7 +55,7 @@ struct Body<'a> {
 impl ApiError {
     fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -58,7 +66,7 @@ impl ApiError {
 
     fn kind(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(_) => "bad_request",
+            ApiError::BadRequest(_) | ApiError::Invalid { .. } => "bad_request",
             ApiError::NotFound(_) => "not_found",
             ApiError::Rejected { .. } => "rejected",
             ApiError::Forbidden(_) => "forbidden",
@@ -81,7 +89,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let code = match &self {
-            ApiError::Rejected { code, .. } => Some(*code),
+            ApiError::Rejected { code, .. } | ApiError::Invalid { code, .. } => Some(*code),
             _ => None,
         };
         let body = Body {

@@ -549,6 +549,7 @@ async fn import_list_delete_and_fen() {
         .await;
     assert_error(s, &b, StatusCode::BAD_REQUEST);
     assert!(b["message"].as_str().unwrap().contains("face"), "{b}");
+    assert_eq!(b["code"], "fen_generals_facing");
     let (s, b) = t.call("POST", "/api/fen", Some(json!({"fen": 5}))).await;
     assert_error(s, &b, StatusCode::BAD_REQUEST);
 }

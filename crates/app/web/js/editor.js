@@ -4,7 +4,7 @@
 import { Board, GLYPHS } from './board.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
-import { t } from './i18n.js';
+import { t, reasonText, language } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
@@ -88,7 +88,9 @@ export class Editor {
     } catch (e) {
       if (fen !== this.fen()) return;
       this.valid = false;
-      status.textContent = e.message.replace(/^invalid FEN: /, '');
+      const detail = e.message.replace(/^invalid FEN: /, '');
+      status.textContent = language() === 'zh' ? reasonText(e.code, detail) : detail;
+      status.title = detail;
       status.className = 'editor-status error';
     }
   }

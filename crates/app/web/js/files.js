@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { looksLikeFen } from './fen.js';
-import { t, endReason, language } from './i18n.js';
+import { t, endReason, language, reasonText } from './i18n.js';
 import { notice, copyText } from './dialogs.js';
 import { Editor } from './editor.js';
 
@@ -35,7 +35,7 @@ export function setupFiles(ctx) {
       $('fen-dialog').close();
       $('paste-in').value = '';
     } catch (e) {
-      $('paste-error').textContent = e.message;
+      $('paste-error').textContent = reasonText(e.code, e.message);
       $('paste-error').hidden = false;
     }
   });
