@@ -16,6 +16,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Fails the scenario (closing the browser properly) unless `got == want`.
+fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
+    if got != want {
+        bail!("{what}: got {got:?}, want {want:?}");
+    }
+    Ok(())
+}
+
 /// Waits are generous: CI machines are shared, and the engine thinks on the same cores.
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -397,7 +405,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.play("h2e2").await?;
     page.wait_plies(2).await?;
     let first = page.text("#moves > li:first-child .mv").await?;
-    assert_eq!(first, "炮二平五");
+    expect("the first move", first.as_str(), "炮二平五")?;
     page.until(
         "the player's turn",
         "document.querySelector('#status').dataset.turn === 'red'",
@@ -407,7 +415,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     // An illegal move is refused with a reason.
     page.play("a0a5").await?;
     page.until("a refusal", "!document.querySelector('#notice').hidden && /blocked/.test(document.querySelector('#notice').textContent)").await?;
-    assert_eq!(page.plies().await?, 2);
+    expect("moves after a refused one", page.plies().await?, 2)?;
 
     // Undo takes back both moves.
     page.click("#undo").await?;
@@ -448,7 +456,11 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         )
         .await?;
     page.wait_plies(2).await?;
-    assert_eq!(page.text("#moves > li:first-child .mv").await?, "炮二平五");
+    expect(
+        "the keyboard move",
+        page.text("#moves > li:first-child .mv").await?.as_str(),
+        "炮二平五",
+    )?;
 
     // A few more moves with the engine's thinking shown.
     page.click("#analysis-toggle").await?;
@@ -487,10 +499,9 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         )
         .await?;
     let pgn = pgn.as_str().unwrap_or("");
-    assert!(
-        pgn.contains("[Game \"Chinese Chess\"]") && pgn.contains("炮二平五"),
-        "{pgn}"
-    );
+    if !(pgn.contains("[Game \"Chinese Chess\"]") && pgn.contains("炮二平五")) {
+        bail!("the saved PGN lacks the game: {pgn}");
+    }
 
     // Reload: the same game comes back.
     page.client.refresh().await?;
@@ -529,7 +540,11 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         .send_keys(&file.display().to_string())
         .await?;
     page.until("the loaded game", &format!("document.body.dataset.gameId !== '{id}' && document.querySelectorAll('#moves > li').length === 4")).await?;
-    assert_eq!(page.text("#moves > li:nth-child(4) .mv").await?, "车９平８");
+    expect(
+        "the loaded game's 4th move",
+        page.text("#moves > li:nth-child(4) .mv").await?.as_str(),
+        "车９平８",
+    )?;
 
     // The position editor: an impossible position is refused with a reason, then a legal one
     // is analysed with both sides moved by hand: a check, then mate.
@@ -562,7 +577,11 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.wait_plies(0).await?;
     page.play("b0b9").await?;
     page.until("the end dialog", "document.querySelector('#end-dialog').open && /checkmate/.test(document.querySelector('#end-reason').textContent)").await?;
-    assert_eq!(page.text("#end-title").await?, "Red wins");
+    expect(
+        "the end title",
+        page.text("#end-title").await?.as_str(),
+        "Red wins",
+    )?;
     page.until(
         "the result in the status",
         "document.querySelector('#status').dataset.result === '1-0'",
@@ -588,11 +607,12 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         .ok_or_else(|| anyhow!("none of the usual answers is legal: {legal:?}"))?;
     page.drag(&mv[..2], &mv[2..]).await?;
     page.wait_plies(3).await?;
-    assert_eq!(
+    expect(
+        "the second move's ply",
         page.js("return document.querySelector('#moves > li:nth-child(2)').dataset.ply;")
             .await?,
-        json!("2")
-    );
+        json!("2"),
+    )?;
 
     // A whole game pasted as PGN, finished by the player's mating move: the end dialog, then
     // the review.
@@ -611,7 +631,11 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     )
     .await?;
     page.screenshot("end.png").await?;
-    assert_eq!(page.text("#end-title").await?, "You win!");
+    expect(
+        "the end title",
+        page.text("#end-title").await?.as_str(),
+        "You win!",
+    )?;
     page.click("#end-close").await?;
 
     // The dialogs, for a look.
@@ -635,7 +659,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.debug_shot("new-game.png").await?;
     page.click("#new-game-dialog button[value=cancel]").await?;
     let errors = page.js("return window.xiangqiErrors;").await?;
-    assert_eq!(errors, json!([]), "script errors on the page");
+    expect("script errors on the page", errors, json!([]))?;
 
     // A phone, in Chinese, dark.
     page.client.set_window_size(390, 844).await?;
