@@ -1,7 +1,9 @@
-//! The `xiangqi` command: rules tools (perft, status, PGN, notation conversion).
+//! The `xiangqi` command: the web GUI (the default in a terminal), rules tools (perft, status,
+//! PGN, notation conversion), analysis, and the UCCI/UCI engine protocols.
 
 mod cli;
 mod protocol;
+mod web;
 
 use clap::{Parser, Subcommand};
 use protocol::command::Dialect;
@@ -18,6 +20,8 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play in the browser: serve the GUI on 127.0.0.1 and open it (the default in a terminal).
+    Serve(web::ServeArgs),
     /// Count the leaf nodes of the legal move tree (a move generator checksum).
     Perft(cli::perft::PerftArgs),
     /// Print whether a game is over: `ongoing`, `red wins: …`, `black wins: …` or `draw: …`.
@@ -43,6 +47,7 @@ enum Command {
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
+        Some(Command::Serve(a)) => web::serve(&a),
         Some(Command::Perft(a)) => cli::perft::run(&a),
         Some(Command::Status(a)) => cli::status::run(&a),
         Some(Command::Convert(a)) => cli::convert::run(&a),
@@ -55,9 +60,8 @@ fn main() -> ExitCode {
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),
         None => {
             if std::io::stdin().is_terminal() {
-                use clap::CommandFactory;
-                let _ = Args::command().print_help();
-                Ok(())
+                // A person at a terminal: open the GUI (`xiangqi --help` lists the commands).
+                web::serve(&web::ServeArgs::default())
             } else {
                 // Started by a GUI with a pipe for stdin: speak its protocol.
                 protocol::driver::run_stdio(None)

@@ -1,0 +1,580 @@
+//! The JSON API: routes, request and response types, handlers.
+//!
+//! | route | does |
+//! |---|---|
+//! | `GET /api/games` | the saved games, newest first |
+//! | `POST /api/games` | a new game: `{human, level, fen?, pgn?}` |
+//! | `POST /api/games/import?human=&level=` | a new game from a PGN file's bytes (UTF-8 or GBK) |
+//! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
+//! | `DELETE /api/games/{id}` | forgets a game and its file |
+//! | `POST /api/games/{id}/move` | `{move, version?}`: plays the person's move |
+//! | `POST /api/games/{id}/undo`, `/redo` | takes back / replays moves up to the person's turn |
+//! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
+//! | `POST /api/games/{id}/hint`, `/review` | asks the engine for a move / a review |
+//! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
+//! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
+//! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
+//! | `POST /api/fen` | `{fen}`: checks a position for the editor |
+
+use super::error::ApiError;
+use super::games::{iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry};
+use super::reasons::why_illegal;
+use super::search::{self, JobKind};
+use super::view::{summary, view, GameView, Summary};
+use super::AppState;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use xiangqi::pgn::{read_pgn, NotationCodec};
+use xiangqi::{Color, FenError, Notation, Outcome, Position, WinReason};
+
+type Shared = State<Arc<AppState>>;
+
+/// The API routes (mounted under `/api`).
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/games", get(list_games).post(new_game))
+        .route("/games/import", post(import_game))
+        .route("/games/{id}", get(get_game).delete(delete_game))
+        .route("/games/{id}/move", post(play_move))
+        .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/redo", post(redo))
+        .route("/games/{id}/resign", post(resign))
+        .route("/games/{id}/draw", post(offer_draw))
+        .route("/games/{id}/hint", post(hint))
+        .route("/games/{id}/review", post(review))
+        .route("/games/{id}/settings", post(settings))
+        .route("/games/{id}/leave", post(leave))
+        .route("/games/{id}/pgn", get(export_pgn))
+        .route("/fen", post(check_fen))
+}
+
+/// `Json` whose rejections are [`ApiError`]s.
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// Runs `f` on a blocking thread: it may write files, and a panic in it becomes a 500.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await?
+}
+
+fn find(state: &AppState, id: &str) -> Result<SharedEntry, ApiError> {
+    if !is_valid_id(id) {
+        return Err(ApiError::NotFound(id.chars().take(80).collect()));
+    }
+    state
+        .games
+        .get(id)
+        .ok_or_else(|| ApiError::NotFound(id.to_owned()))
+}
+
+/// Runs `change` on the game under its lock on a blocking thread, saves it when asked to, starts
+/// whatever job it needs next, and answers with its state.
+async fn with_game(
+    state: Arc<AppState>,
+    id: String,
+    change: impl FnOnce(&Arc<AppState>, &SharedEntry, &mut GameEntry) -> Result<bool, ApiError>
+        + Send
+        + 'static,
+) -> Result<Json<GameView>, ApiError> {
+    let shared = find(&state, &id)?;
+    blocking(move || {
+        let mut entry = lock(&shared);
+        let changed = change(&state, &shared, &mut entry)?;
+        if changed {
+            state.games.save(&mut entry);
+        }
+        search::schedule(&state, &shared, &mut entry);
+        Ok(Json(view(&entry)))
+    })
+    .await
+}
+
+async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
+    let mut list: Vec<Summary> = state
+        .games
+        .all()
+        .iter()
+        .map(|shared| summary(&lock(shared)))
+        .collect();
+    list.sort_by(|a, b| (b.updated, &b.id).cmp(&(a.updated, &a.id)));
+    Json(list)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    human: Option<Human>,
+    level: Option<u8>,
+    fen: Option<String>,
+    pgn: Option<String>,
+}
+
+fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
+    match level {
+        None => Ok(3),
+        Some(l @ 1..=10) => Ok(l),
+        Some(l) => Err(ApiError::BadRequest(format!(
+            "level {l} is out of range: choose 1 to 10"
+        ))),
+    }
+}
+
+fn parse_fen(fen: &str) -> Result<Position, ApiError> {
+    if fen.len() > 200 {
+        return Err(ApiError::BadRequest("the FEN is too long".into()));
+    }
+    Position::from_fen(fen.trim()).map_err(|e| {
+        let code = match e {
+            FenError::MissingGeneral(_) => "fen_no_general",
+            FenError::TooManyPieces { .. } => "fen_too_many",
+            FenError::GeneralOutsidePalace { .. } => "fen_general_palace",
+            FenError::UnreachableSquare { .. } => "fen_unreachable",
+            FenError::GeneralsFacing => "fen_generals_facing",
+            FenError::OpponentInCheck(_) => "fen_opponent_in_check",
+            _ => "fen_syntax",
+        };
+        let message = e.to_string();
+        let message = message
+            .strip_suffix(" (use lenient validation for composed problems)")
+            .unwrap_or(&message);
+        ApiError::Invalid {
+            code,
+            message: format!("invalid FEN: {message}"),
+        }
+    })
+}
+
+fn entry_from_pgn(
+    bytes: &[u8],
+    human: Option<Human>,
+    level: Option<u8>,
+) -> Result<GameEntry, ApiError> {
+    let records = read_pgn(bytes, &NotationCodec(Notation::Chinese))
+        .map_err(|e| ApiError::BadRequest(format!("invalid PGN: {e}")))?;
+    let Some(record) = records.first() else {
+        return Err(ApiError::BadRequest("the PGN holds no game".into()));
+    };
+    let mut entry = GameEntry::from_record(new_id(), record, human);
+    // A loaded game is the person's from now on: the file's program tags do not apply.
+    if let Some(level) = level {
+        entry.level = level;
+    }
+    let now = super::games::unix_now();
+    entry.created = now;
+    entry.updated = now;
+    Ok(entry)
+}
+
+async fn new_game(
+    State(state): Shared,
+    ApiJson(body): ApiJson<NewGame>,
+) -> Result<impl IntoResponse, ApiError> {
+    let level = check_level(body.level)?;
+    let human = body.human.unwrap_or(Human::Red);
+    let entry = match (&body.fen, &body.pgn) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::BadRequest("give a FEN or a PGN, not both".into()))
+        }
+        (None, Some(pgn)) => {
+            let mut entry = entry_from_pgn(pgn.as_bytes(), body.human, Some(level))?;
+            entry.level = level;
+            entry
+        }
+        (fen, None) => {
+            let start = match fen {
+                Some(fen) => parse_fen(fen)?,
+                None => Position::startpos(),
+            };
+            GameEntry::new(new_id(), start, human, level)
+        }
+    };
+    created(state, entry).await
+}
+
+async fn created(state: Arc<AppState>, entry: GameEntry) -> Result<impl IntoResponse, ApiError> {
+    let view = blocking(move || {
+        let shared = state.games.insert(entry);
+        let mut entry = lock(&shared);
+        search::schedule(&state, &shared, &mut entry);
+        Ok(view(&entry))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+#[derive(Deserialize)]
+struct ImportQuery {
+    human: Option<Human>,
+    level: Option<u8>,
+}
+
+async fn import_game(
+    State(state): Shared,
+    query: Result<Query<ImportQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let Query(query) = query?;
+    let body = body?;
+    if query.level.is_some() {
+        check_level(query.level)?;
+    }
+    let entry = entry_from_pgn(&body, query.human, query.level)?;
+    created(state, entry).await
+}
+
+async fn get_game(
+    State(state): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    let shared = find(&state, &id)?;
+    let mut entry = lock(&shared);
+    search::schedule(&state, &shared, &mut entry);
+    Ok(Json(view(&entry)))
+}
+
+async fn delete_game(State(state): Shared, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    find(&state, &id)?;
+    let removed = blocking(move || Ok(state.games.remove(&id))).await?;
+    if removed {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound("gone".into()))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+    version: Option<u64>,
+}
+
+fn refuse_if_over(entry: &GameEntry) -> Result<(), ApiError> {
+    match entry.outcome() {
+        Some(outcome) => Err(ApiError::rejected(
+            "game_over",
+            format!("the game is over ({outcome})"),
+        )),
+        None => Ok(()),
+    }
+}
+
+async fn play_move(
+    State(state): Shared,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<MoveBody>,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, move |_, _, entry| {
+        if body.version.is_some_and(|v| v != entry.version) {
+            return Err(ApiError::rejected(
+                "stale",
+                "the game has changed since this page last saw it",
+            ));
+        }
+        refuse_if_over(entry)?;
+        let pos = entry.game.position().clone();
+        if !entry.human.plays(pos.side_to_move()) {
+            return Err(ApiError::rejected(
+                "not_your_turn",
+                "wait for the computer's move",
+            ));
+        }
+        let text = body.mv.trim();
+        if text.len() > 40 {
+            return Err(ApiError::BadRequest("the move text is too long".into()));
+        }
+        let m = match iccs_move(text) {
+            Some(m) => m,
+            None => xiangqi::parse_move(&pos, text)
+                .map_err(|e| ApiError::rejected("unreadable", e.to_string()))?,
+        };
+        if let Some((code, message)) = why_illegal(&pos, m) {
+            return Err(ApiError::rejected(code, message));
+        }
+        entry.cancel_job();
+        entry
+            .game
+            .play(m)
+            .map_err(|e| ApiError::rejected("illegal", e.to_string()))?;
+        if entry.redo.last() == Some(&m) {
+            entry.redo.pop();
+        } else {
+            entry.redo.clear();
+        }
+        entry.touch();
+        Ok(true)
+    })
+    .await
+}
+
+/// How many plies to take back so that it is the person's turn again (at least one).
+fn undo_count(entry: &GameEntry) -> usize {
+    let mut game = entry.game.clone();
+    let mut n = 0;
+    while game.undo().is_some() {
+        n += 1;
+        if entry.human.plays(game.position().side_to_move()) {
+            break;
+        }
+    }
+    n
+}
+
+async fn undo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |_, _, entry| {
+        if entry.game.is_empty() {
+            return Err(ApiError::rejected(
+                "nothing_to_undo",
+                "no move to take back",
+            ));
+        }
+        entry.cancel_job();
+        for _ in 0..undo_count(entry) {
+            if let Some(m) = entry.game.undo() {
+                entry.redo.push(m);
+            }
+        }
+        entry.ended = None;
+        entry.review = None;
+        entry.touch();
+        Ok(true)
+    })
+    .await
+}
+
+async fn redo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |_, _, entry| {
+        if entry.redo.is_empty() {
+            return Err(ApiError::rejected("nothing_to_redo", "no move to replay"));
+        }
+        refuse_if_over(entry)?;
+        entry.cancel_job();
+        // Replay the person's move and the computer's answer to it.
+        while let Some(&m) = entry.redo.last() {
+            if entry.game.play(m).is_err() {
+                entry.redo.clear();
+                break;
+            }
+            entry.redo.pop();
+            let side = entry.game.position().side_to_move();
+            if entry.human.plays(side) || entry.game.outcome().is_some() {
+                break;
+            }
+        }
+        entry.touch();
+        Ok(true)
+    })
+    .await
+}
+
+async fn resign(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |_, _, entry| {
+        refuse_if_over(entry)?;
+        let side = entry.game.position().side_to_move();
+        let loser = match entry.human {
+            Human::Red => Color::Red,
+            Human::Black => Color::Black,
+            Human::Both => side,
+        };
+        entry.cancel_job();
+        entry.ended = Some(Outcome::Win {
+            winner: loser.other(),
+            reason: WinReason::Resignation,
+        });
+        entry.touch();
+        Ok(true)
+    })
+    .await
+}
+
+/// Starts an engine job that the person asked for, if the game allows it.
+fn ask(
+    state: &Arc<AppState>,
+    shared: &SharedEntry,
+    entry: &mut GameEntry,
+    kind: JobKind,
+) -> Result<bool, ApiError> {
+    if entry
+        .job
+        .as_ref()
+        .is_some_and(|j| j.kind == JobKind::Computer)
+    {
+        return Err(ApiError::rejected(
+            "busy",
+            "the computer is thinking about its move",
+        ));
+    }
+    search::start(state, shared, entry, kind);
+    Ok(false)
+}
+
+async fn offer_draw(
+    State(state): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |state, shared, entry| {
+        refuse_if_over(entry)?;
+        if entry.human == Human::Both {
+            return Err(ApiError::rejected(
+                "no_opponent",
+                "there is no computer opponent in this game",
+            ));
+        }
+        ask(state, shared, entry, JobKind::Draw)
+    })
+    .await
+}
+
+async fn hint(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |state, shared, entry| {
+        refuse_if_over(entry)?;
+        ask(state, shared, entry, JobKind::Hint)
+    })
+    .await
+}
+
+async fn review(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |state, shared, entry| {
+        if entry.game.is_empty() {
+            return Err(ApiError::rejected("nothing_to_review", "no move to review"));
+        }
+        if entry.outcome().is_none() && entry.human != Human::Both {
+            return Err(ApiError::rejected(
+                "not_over",
+                "the review is for finished games",
+            ));
+        }
+        if entry.review.as_ref().is_some_and(|r| r.finished) {
+            return Ok(false);
+        }
+        ask(state, shared, entry, JobKind::Review)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    level: Option<u8>,
+    analysis: Option<bool>,
+}
+
+async fn settings(
+    State(state): Shared,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Settings>,
+) -> Result<Json<GameView>, ApiError> {
+    let level = body.level.map(|l| check_level(Some(l))).transpose()?;
+    with_game(state, id, move |_, _, entry| {
+        let mut changed = false;
+        if let Some(level) = level {
+            changed |= entry.level != level;
+            entry.level = level;
+        }
+        if let Some(on) = body.analysis {
+            entry.analysis_on = on;
+            entry.analysed_version = None;
+            if !on
+                && entry
+                    .job
+                    .as_ref()
+                    .is_some_and(|j| j.kind == JobKind::Analysis)
+            {
+                entry.cancel_job();
+            }
+        }
+        Ok(changed)
+    })
+    .await
+}
+
+async fn leave(State(state): Shared, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    let shared = find(&state, &id)?;
+    lock(&shared).cancel_job();
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+struct PgnQuery {
+    notation: Option<String>,
+}
+
+async fn export_pgn(
+    State(state): Shared,
+    Path(id): Path<String>,
+    query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let notation = match query.notation.as_deref().unwrap_or("chinese") {
+        "chinese" => Notation::Chinese,
+        "wxf" => Notation::Wxf,
+        "iccs" => Notation::IccsPgn,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown notation {:?}: use chinese, wxf or iccs",
+                other.chars().take(20).collect::<String>()
+            )))
+        }
+    };
+    let shared = find(&state, &id)?;
+    let (text, name) = {
+        let entry = lock(&shared);
+        (entry.pgn(notation), format!("xiangqi-{}.pgn", entry.id))
+    };
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_owned(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FenBody {
+    fen: String,
+}
+
+#[derive(Serialize)]
+struct FenView {
+    fen: String,
+    turn: &'static str,
+    in_check: bool,
+    legal_moves: usize,
+}
+
+async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, ApiError> {
+    let pos = parse_fen(&body.fen)?;
+    Ok(Json(FenView {
+        fen: pos.to_fen(),
+        turn: pos.side_to_move().name(),
+        in_check: pos.in_check(),
+        legal_moves: pos.legal_moves().len(),
+    }))
+}

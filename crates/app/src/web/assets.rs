@@ -1,0 +1,89 @@
+//! The page's files, embedded in the binary: no build step, nothing fetched at run time.
+
+use super::AppState;
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::sync::Arc;
+
+/// `(path under /assets/, content type, content)`.
+const FILES: [(&str, &str, &str); 12] = [
+    ("style.css", "text/css", include_str!("../../web/style.css")),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../../web/favicon.svg"),
+    ),
+    ("js/main.js", JS, include_str!("../../web/js/main.js")),
+    ("js/api.js", JS, include_str!("../../web/js/api.js")),
+    ("js/board.js", JS, include_str!("../../web/js/board.js")),
+    ("js/fen.js", JS, include_str!("../../web/js/fen.js")),
+    ("js/i18n.js", JS, include_str!("../../web/js/i18n.js")),
+    ("js/sound.js", JS, include_str!("../../web/js/sound.js")),
+    ("js/editor.js", JS, include_str!("../../web/js/editor.js")),
+    ("js/review.js", JS, include_str!("../../web/js/review.js")),
+    ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
+    ("js/files.js", JS, include_str!("../../web/js/files.js")),
+];
+
+const JS: &str = "text/javascript";
+const INDEX: &str = include_str!("../../web/index.html");
+
+/// `/`, `/index.html` and `/assets/…`.
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/index.html", get(index))
+        .route("/favicon.ico", get(favicon))
+        .route("/assets/{*path}", get(asset))
+}
+
+fn page(content_type: &str, body: &'static str) -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                format!("{content_type}; charset=utf-8"),
+            ),
+            // The files change only with the binary; always check, it costs nothing locally.
+            (header::CACHE_CONTROL, "no-cache".to_owned()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    page("text/html", INDEX)
+}
+
+async fn favicon() -> Response {
+    page("image/svg+xml", FILES[1].2)
+}
+
+async fn asset(Path(path): Path<String>) -> Response {
+    match FILES.iter().find(|(name, _, _)| *name == path) {
+        Some((_, content_type, body)) => page(content_type, body),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn modules_import_only_embedded_files() {
+        // Every `./x.js` a module imports must be served.
+        for (name, _, body) in super::FILES.iter().filter(|f| f.0.ends_with(".js")) {
+            for part in body.split("from './").skip(1) {
+                let file = part.split('\'').next().unwrap_or("");
+                let path = format!("js/{file}");
+                assert!(
+                    super::FILES.iter().any(|f| f.0 == path),
+                    "{name} imports {path}, which is not embedded"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! One error type for every API route: a status code and a message, sent as JSON.
+
+use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+/// Why a request failed. Every variant becomes `{"error": "...", "message": "..."}` with a
+/// 4xx or 5xx status.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request could not be understood (malformed JSON, a bad parameter, a bad FEN or PGN).
+    #[error("{0}")]
+    BadRequest(String),
+    /// Like [`ApiError::BadRequest`], with a reason code the page translates.
+    #[error("{message}")]
+    Invalid {
+        /// A short stable name of the reason (`fen_generals_facing`, …).
+        code: &'static str,
+        /// The reason in English.
+        message: String,
+    },
+    /// No game with this id.
+    #[error("no game with id {0:?}")]
+    NotFound(String),
+    /// The request is well formed but not possible now (an illegal move, not your turn).
+    /// `code` names the reason for the page to translate.
+    #[error("{message}")]
+    Rejected {
+        /// A short stable name of the reason (`horse_leg`, `not_your_turn`, …).
+        code: &'static str,
+        /// The reason in English.
+        message: String,
+    },
+    /// The request comes from another site or names another host (DNS rebinding).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The request body is larger than the server accepts.
+    #[error("the request body is too large (at most {0} bytes)")]
+    TooLarge(usize),
+    /// Something broke inside the server; the game is unharmed.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    error: &'a str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a str>,
+}
+
+impl ApiError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) | ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) | ApiError::Invalid { .. } => "bad_request",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Rejected { .. } => "rejected",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl ApiError {
+    /// A refusal with a reason code.
+    pub fn rejected(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Rejected {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let code = match &self {
+            ApiError::Rejected { code, .. } | ApiError::Invalid { code, .. } => Some(*code),
+            _ => None,
+        };
+        let body = Body {
+            error: self.kind(),
+            message: self.to_string(),
+            code,
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+/// The body limit a rejection reports when it is about size.
+fn too_large(status: StatusCode) -> bool {
+    status == StatusCode::PAYLOAD_TOO_LARGE
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        if too_large(rejection.status()) {
+            return ApiError::TooLarge(super::BODY_LIMIT);
+        }
+        ApiError::BadRequest(format!("invalid JSON body: {}", rejection.body_text()))
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(rejection: BytesRejection) -> Self {
+        if too_large(rejection.status()) {
+            return ApiError::TooLarge(super::BODY_LIMIT);
+        }
+        ApiError::BadRequest(format!("unreadable body: {}", rejection.body_text()))
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::BadRequest(format!("invalid query: {}", rejection.body_text()))
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    /// A blocking task that panicked: the panic stays in that task.
+    fn from(error: tokio::task::JoinError) -> Self {
+        ApiError::Internal(if error.is_panic() {
+            "the request failed unexpectedly; the server goes on".to_owned()
+        } else {
+            "the request was cancelled".to_owned()
+        })
+    }
+}

@@ -1,0 +1,505 @@
+//! Engine jobs: the computer's moves, analysis, hints, draw offers and post-game reviews.
+//!
+//! Searches run on the engine's own threads; the async runtime only waits for a slot in a
+//! bounded pool (a semaphore of a few engines), so many open games cannot start more searches
+//! than the machine has room for: the others queue. A job belongs to one game and is cancelled
+//! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
+//! or outdated job changes nothing.
+
+use super::games::{lock, GameEntry, Job, SharedEntry};
+use super::AppState;
+use engine::score::{printed, Printed};
+use engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use xiangqi::{format_move, DrawReason, Move, Notation, Outcome, Position};
+
+/// What a job does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    /// The computer chooses its move.
+    Computer,
+    /// The position is analysed for the person.
+    Analysis,
+    /// A move is suggested to the person.
+    Hint,
+    /// The computer considers a draw offer.
+    Draw,
+    /// Every move of the game is checked.
+    Review,
+}
+
+/// The difficulty levels: how deep or how long the computer thinks (one search thread).
+/// `(depth, milliseconds)`: a search stops at whichever limit comes first.
+pub const LEVELS: [(Option<u32>, Option<u64>); 10] = [
+    (Some(1), None),
+    (Some(2), None),
+    (Some(3), None),
+    (Some(4), None),
+    (Some(5), Some(1000)),
+    (Some(6), Some(1000)),
+    (Some(8), Some(2000)),
+    (None, Some(2000)),
+    (None, Some(5000)),
+    (None, Some(10_000)),
+];
+
+/// The search limits of difficulty `level` (1–10).
+pub fn level_limits(level: u8) -> Limits {
+    let (depth, ms) = LEVELS[usize::from(level.clamp(1, 10)) - 1];
+    Limits {
+        depth,
+        movetime: ms.map(Duration::from_millis),
+        ..Limits::default()
+    }
+}
+
+fn limits(depth: u32, ms: u64) -> Limits {
+    Limits {
+        depth: Some(depth),
+        movetime: Some(Duration::from_millis(ms)),
+        ..Limits::default()
+    }
+}
+
+/// The computer accepts a draw when its own evaluation is at most this (centi-soldiers):
+/// the game is level, or it stands worse.
+pub const DRAW_ACCEPT_CP: i32 = 30;
+/// Scores are capped here for reviews and graphs (a mate counts as this much).
+pub const SCORE_CAP: i32 = 2000;
+
+/// A search report as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// Which job produced it.
+    pub kind: JobKind,
+    /// Iteration depth.
+    pub depth: u32,
+    /// Score for Red in centi-soldiers (mates capped at ±2000).
+    pub score_red: i32,
+    /// Moves to mate, positive when Red mates.
+    pub mate_red: Option<i32>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds searched.
+    pub time_ms: u64,
+    /// Principal variation, ICCS.
+    pub pv: Vec<String>,
+    /// Principal variation in Chinese notation.
+    pub pv_chinese: Vec<String>,
+}
+
+impl Analysis {
+    fn new(kind: JobKind, root: &Position, info: &SearchInfo) -> Analysis {
+        let red = root.side_to_move() == xiangqi::Color::Red;
+        let sign = if red { 1 } else { -1 };
+        let mate = match printed(info.score) {
+            Printed::Mate(n) => Some(n * sign),
+            Printed::Cp(_) => None,
+        };
+        let (pv, pv_chinese) = line(root, &info.pv);
+        let ms = info.time.as_millis() as u64;
+        Analysis {
+            kind,
+            depth: info.depth,
+            score_red: capped(info.score) * sign,
+            mate_red: mate,
+            nodes: info.nodes,
+            nps: info.nodes * 1000 / ms.max(1),
+            time_ms: ms,
+            pv,
+            pv_chinese,
+        }
+    }
+}
+
+/// A line of moves in ICCS and Chinese, stopping at the first move that is not legal.
+pub fn line(root: &Position, moves: &[Move]) -> (Vec<String>, Vec<String>) {
+    let mut pos = root.clone();
+    let mut iccs = Vec::new();
+    let mut chinese = Vec::new();
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        iccs.push(m.to_string());
+        chinese.push(format_move(&pos, m, Notation::Chinese));
+        pos.make_move(m);
+    }
+    (iccs, chinese)
+}
+
+/// A score with mates replaced by ±[`SCORE_CAP`].
+pub fn capped(score: i32) -> i32 {
+    score.clamp(-SCORE_CAP, SCORE_CAP)
+}
+
+/// What the review says about one move.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewPly {
+    /// How much worse than the best move it was, for the side that played it (centi-soldiers).
+    pub loss: i32,
+    /// `inaccuracy`, `mistake`, `blunder`, or none.
+    pub mark: Option<&'static str>,
+    /// The engine's move there, in Chinese notation and ICCS, when it differs from the move played.
+    pub best: Option<String>,
+    /// The same in ICCS.
+    pub best_iccs: Option<String>,
+}
+
+/// A post-game review in progress or finished.
+#[derive(Clone, Debug, Serialize, Default)]
+pub struct Review {
+    /// Positions evaluated so far.
+    pub done: usize,
+    /// Positions to evaluate (moves + 1).
+    pub total: usize,
+    /// Whether every position has been evaluated.
+    pub finished: bool,
+    /// Score for Red after each position (index 0 = start), capped at ±2000.
+    pub evals: Vec<i32>,
+    /// One entry per move, once both positions around it are evaluated.
+    pub plies: Vec<ReviewPly>,
+}
+
+/// Loss thresholds (centi-soldiers) of the review marks.
+pub const INACCURACY: i32 = 50;
+/// See [`INACCURACY`].
+pub const MISTAKE: i32 = 120;
+/// See [`INACCURACY`].
+pub const BLUNDER: i32 = 300;
+
+fn mark(loss: i32) -> Option<&'static str> {
+    if loss >= BLUNDER {
+        Some("blunder")
+    } else if loss >= MISTAKE {
+        Some("mistake")
+    } else if loss >= INACCURACY {
+        Some("inaccuracy")
+    } else {
+        None
+    }
+}
+
+/// A bounded set of engines. Each search holds a permit; further searches wait.
+pub struct SearchPool {
+    permits: Arc<Semaphore>,
+    engines: Mutex<Vec<Engine>>,
+    hash_mb: usize,
+}
+
+impl SearchPool {
+    /// A pool that runs at most `slots` searches at once, each with a `hash_mb` table.
+    pub fn new(slots: usize, hash_mb: usize) -> Arc<SearchPool> {
+        Arc::new(SearchPool {
+            permits: Arc::new(Semaphore::new(slots.max(1))),
+            engines: Mutex::new(Vec::new()),
+            hash_mb,
+        })
+    }
+
+    /// Waits for a free slot and lends an engine.
+    pub async fn lease(self: &Arc<Self>) -> Option<Lease> {
+        let permit = Arc::clone(&self.permits).acquire_owned().await.ok()?;
+        let engine = lock(&self.engines).pop().unwrap_or_else(|| {
+            Engine::new(EngineOptions {
+                hash_mb: self.hash_mb,
+                threads: 1,
+                move_overhead: Duration::ZERO,
+                ..EngineOptions::default()
+            })
+        });
+        Some(Lease {
+            engine: Some(engine),
+            pool: Arc::clone(self),
+            _permit: permit,
+        })
+    }
+}
+
+/// An engine lent by the pool, given back (with its slot) when dropped.
+pub struct Lease {
+    engine: Option<Engine>,
+    pool: Arc<SearchPool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Lease {
+    /// Searches on the engine's thread, waiting here (a blocking thread, not the runtime) and
+    /// stopping the search when `cancel` is set. `None` if cancelled.
+    pub fn search(
+        &mut self,
+        request: SearchRequest,
+        cancel: &AtomicBool,
+        on_info: impl FnMut(&SearchInfo) + Send + 'static,
+    ) -> Option<SearchResult> {
+        let engine = self.engine.as_mut()?;
+        let (tx, rx) = mpsc::channel();
+        engine.start(request, on_info, move |result| {
+            let _ = tx.send(result);
+        });
+        let mut stopped = false;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(result) => {
+                    engine.wait();
+                    return (!cancel.load(Ordering::Relaxed)).then_some(result);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if !stopped && cancel.load(Ordering::Relaxed) {
+                        engine.stop();
+                        stopped = true;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    engine.wait();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(mut engine) = self.engine.take() {
+            engine.stop_and_wait();
+            lock(&self.pool.engines).push(engine);
+        }
+    }
+}
+
+/// Starts the job the game needs now, if none is running: the computer's move when it is to
+/// move, else an analysis when the person asked for one.
+pub fn schedule(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry) {
+    if entry.job.is_some() {
+        return;
+    }
+    if entry.computer_to_move() {
+        start(state, shared, entry, JobKind::Computer);
+    } else if entry.analysis_on
+        && entry.outcome().is_none()
+        && entry.analysed_version != Some(entry.version)
+    {
+        start(state, shared, entry, JobKind::Analysis);
+    }
+}
+
+/// What a job needs from its game, copied when it starts.
+struct Snapshot {
+    start: Position,
+    moves: Vec<Move>,
+    version: u64,
+    level: u8,
+}
+
+/// Starts `kind` for the game, cancelling the job it had. Must run inside the runtime.
+pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry, kind: JobKind) {
+    entry.cancel_job();
+    let cancel = Arc::new(AtomicBool::new(false));
+    entry.job = Some(Job {
+        kind,
+        cancel: Arc::clone(&cancel),
+    });
+    if kind == JobKind::Review {
+        let total = entry.game.len() + 1;
+        entry.review = Some(Review {
+            total,
+            ..Review::default()
+        });
+    }
+    let snapshot = Snapshot {
+        start: entry.game.start().clone(),
+        moves: entry.game.moves().collect(),
+        version: entry.version,
+        level: entry.level,
+    };
+    let state = Arc::clone(state);
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        let Some(lease) = state.pool.lease().await else {
+            return;
+        };
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let job_shared = Arc::clone(&shared);
+        let job_cancel = Arc::clone(&cancel);
+        let job_state = Arc::clone(&state);
+        let ran = tokio::task::spawn_blocking(move || {
+            run(&job_state, &job_shared, lease, &job_cancel, kind, &snapshot);
+        })
+        .await;
+        if ran.is_err() {
+            // The job panicked: the game is as it was; say so and free it.
+            let mut entry = lock(&shared);
+            if owns(&entry, &cancel) {
+                entry.job = None;
+                entry.notice = Some((entry.version, "engine_failed".to_owned()));
+            }
+        }
+    });
+}
+
+/// Whether the game's current job is the one with this cancel flag, still wanted.
+fn owns(entry: &GameEntry, cancel: &Arc<AtomicBool>) -> bool {
+    !cancel.load(Ordering::Relaxed)
+        && entry
+            .job
+            .as_ref()
+            .is_some_and(|job| Arc::ptr_eq(&job.cancel, cancel))
+}
+
+fn run(
+    state: &Arc<AppState>,
+    shared: &SharedEntry,
+    mut lease: Lease,
+    cancel: &Arc<AtomicBool>,
+    kind: JobKind,
+    snap: &Snapshot,
+) {
+    if kind == JobKind::Review {
+        review(shared, &mut lease, cancel, snap);
+        drop(lease);
+        let mut entry = lock(shared);
+        if owns(&entry, cancel) {
+            entry.job = None;
+        }
+        return;
+    }
+    let limits = match kind {
+        JobKind::Computer => level_limits(snap.level),
+        JobKind::Analysis => limits(40, 60_000),
+        JobKind::Hint => limits(12, 1500),
+        JobKind::Draw => limits(8, 600),
+        JobKind::Review => unreachable!("handled above"),
+    };
+    let mut request = SearchRequest::new(snap.start.clone(), limits);
+    request.moves = snap.moves.clone();
+    let root = request.root_position();
+    let info_shared = Arc::clone(shared);
+    let info_cancel = Arc::clone(cancel);
+    let info_root = root.clone();
+    let on_info = move |info: &SearchInfo| {
+        let mut entry = lock(&info_shared);
+        if owns(&entry, &info_cancel) {
+            entry.analysis = Some(Analysis::new(kind, &info_root, info));
+        }
+    };
+    let result = lease.search(request, cancel, on_info);
+    drop(lease);
+    let Some(result) = result else {
+        return;
+    };
+    let mut entry = lock(shared);
+    if !owns(&entry, cancel) || entry.version != snap.version {
+        return;
+    }
+    entry.job = None;
+    match kind {
+        JobKind::Computer => {
+            let Some(best) = result.best_move else {
+                return;
+            };
+            if entry.game.play(best).is_err() {
+                entry.notice = Some((entry.version, "engine_failed".to_owned()));
+                return;
+            }
+            if entry.redo.last() == Some(&best) {
+                entry.redo.pop();
+            } else {
+                entry.redo.clear();
+            }
+            let kept = entry.analysis.take();
+            entry.touch();
+            entry.analysis = kept;
+            state.games.save(&mut entry);
+        }
+        JobKind::Analysis => entry.analysed_version = Some(snap.version),
+        JobKind::Hint => {
+            if let Some(best) = result.best_move {
+                entry.hint = Some((snap.version, best, result.score));
+            }
+        }
+        JobKind::Draw => {
+            // The score is for the side to move; the computer's view is what counts.
+            let computer_to_move = entry.computer_to_move();
+            let score = if computer_to_move {
+                result.score
+            } else {
+                -result.score
+            };
+            if score <= DRAW_ACCEPT_CP && entry.outcome().is_none() {
+                entry.ended = Some(Outcome::Draw(DrawReason::Agreement));
+                entry.touch();
+                entry.notice = Some((entry.version, "draw_accepted".to_owned()));
+                state.games.save(&mut entry);
+            } else {
+                entry.notice = Some((entry.version, "draw_declined".to_owned()));
+            }
+        }
+        JobKind::Review => {}
+    }
+    schedule(state, shared, &mut entry);
+}
+
+/// Evaluates every position of the game and marks each move by how much it lost.
+fn review(shared: &SharedEntry, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap: &Snapshot) {
+    let mut pos = snap.start.clone();
+    let mut positions = vec![pos.clone()];
+    for &m in &snap.moves {
+        pos.make_move(m);
+        positions.push(pos.clone());
+    }
+    // (score for the side to move, best move) per position.
+    let mut found: Vec<(i32, Option<Move>)> = Vec::new();
+    for (i, root) in positions.iter().enumerate() {
+        let (score, best) = if root.has_no_legal_move() {
+            (-SCORE_CAP, None)
+        } else {
+            let mut request = SearchRequest::new(snap.start.clone(), limits(8, 400));
+            request.moves = snap.moves[..i].to_vec();
+            let Some(result) = lease.search(request, cancel, |_| {}) else {
+                return;
+            };
+            (capped(result.score), result.best_move)
+        };
+        found.push((score, best));
+        let mut entry = lock(shared);
+        if !owns(&entry, cancel) {
+            return;
+        }
+        let Some(review) = entry.review.as_mut() else {
+            return;
+        };
+        let red = root.side_to_move() == xiangqi::Color::Red;
+        review.evals.push(if red { score } else { -score });
+        review.done = i + 1;
+        if i > 0 {
+            let (before, best_before) = found[i - 1];
+            let played = snap.moves[i - 1];
+            let after = -score;
+            let loss = if best_before == Some(played) {
+                0
+            } else {
+                (before - after).max(0)
+            };
+            let prev = &positions[i - 1];
+            let best = best_before.filter(|&b| b != played && prev.is_legal(b));
+            review.plies.push(ReviewPly {
+                loss,
+                mark: mark(loss),
+                best: best.map(|b| format_move(prev, b, Notation::Chinese)),
+                best_iccs: best.map(|b| b.to_string()),
+            });
+        }
+        review.finished = review.done == review.total;
+    }
+}

@@ -1,0 +1,702 @@
+//! The web GUI in a real Chromium, driven through chromedriver: a person's games from start to
+//! end, as they click. Needs `chromium` and `chromedriver` (Debian: `chromium`,
+//! `chromium-driver`, and `fonts-wqy-microhei` for the Chinese glyphs). Without them the test
+//! is skipped with a note, except under CI (env `CI` set), where it fails.
+//!
+//! With `XIANGQI_SCREENSHOTS` set, the screenshots go to `docs/screenshots/` (for the README);
+//! otherwise to a temporary folder.
+
+use anyhow::{anyhow, bail, Context, Result};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Fails the scenario (closing the browser properly) unless `got == want`.
+fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
+    if got != want {
+        bail!("{what}: got {got:?}, want {want:?}");
+    }
+    Ok(())
+}
+
+/// Waits are generous: CI machines are shared, and the engine thinks on the same cores.
+const WAIT: Duration = Duration::from_secs(30);
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn which(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in names {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// chromedriver and the browser, from `CHROMEDRIVER` / `CHROME` or the PATH.
+fn find_browser() -> Option<(PathBuf, PathBuf)> {
+    let driver = std::env::var_os("CHROMEDRIVER")
+        .map(PathBuf::from)
+        .or_else(|| which(&["chromedriver"]))?;
+    let chrome = std::env::var_os("CHROME")
+        .map(PathBuf::from)
+        .or_else(|| which(&["chromium", "chromium-browser", "google-chrome", "chrome"]))?;
+    Some((driver, chrome))
+}
+
+/// A child process killed when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `xiangqi serve` on a port, with a data directory.
+fn start_server(data_dir: &Path, port: Option<u16>) -> Result<(Process, String)> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
+    command
+        .args(["serve", "--no-open", "--data-dir"])
+        .arg(data_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if let Some(port) = port {
+        command.args(["--port", &port.to_string()]);
+    }
+    let mut child = command.spawn().context("starting xiangqi serve")?;
+    let stdout = child.stdout.take().context("server stdout")?;
+    let process = Process(child);
+    let mut line = String::new();
+    let mut reader = BufReader::new(stdout);
+    reader.read_line(&mut line)?;
+    // Keep reading, so that the server never writes into a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .ok_or_else(|| anyhow!("no URL in the server's first line {line:?}"))?
+        .to_owned();
+    Ok((process, url))
+}
+
+fn start_driver(driver: &Path) -> Result<(Process, u16)> {
+    let port = free_port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting chromedriver")?;
+    let process = Process(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            bail!("chromedriver did not start listening");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((process, port))
+}
+
+async fn connect(port: u16, chrome: &Path, profile: &Path) -> Result<Client> {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": chrome,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    Ok(ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await?)
+}
+
+struct Page {
+    client: Client,
+    shots: PathBuf,
+}
+
+impl Page {
+    async fn js(&self, script: &str) -> Result<Value> {
+        Ok(self.client.execute(script, vec![]).await?)
+    }
+
+    /// Waits until the JavaScript expression is true.
+    async fn until(&self, what: &str, expr: &str) -> Result<()> {
+        let start = Instant::now();
+        let script = format!("return Boolean({expr});");
+        loop {
+            if self.js(&script).await.ok() == Some(Value::Bool(true)) {
+                return Ok(());
+            }
+            if start.elapsed() > WAIT {
+                let status = self.text("#status").await.unwrap_or_default();
+                let shot = self.shots.join("failure.png");
+                if let Ok(png) = self.client.screenshot().await {
+                    let _ = std::fs::write(&shot, png);
+                }
+                bail!(
+                    "timed out waiting for {what} ({expr}); status: {status:?}; screenshot {}",
+                    shot.display()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) -> Result<()> {
+        // The page redraws parts of itself as the engine reports; try again if the element
+        // was replaced between finding and clicking it.
+        let mut tries = 0;
+        loop {
+            let clicked = async {
+                self.client.find(Locator::Css(css)).await?.click().await?;
+                Ok::<(), fantoccini::error::CmdError>(())
+            }
+            .await;
+            match clicked {
+                Ok(()) => return Ok(()),
+                Err(e) if tries < 3 && e.to_string().contains("stale") => tries += 1,
+                Err(e) => return Err(e).with_context(|| format!("clicking {css}")),
+            }
+        }
+    }
+
+    async fn point(&self, square: &str) -> Result<()> {
+        self.click(&format!("[data-square='{square}']")).await
+    }
+
+    async fn play(&self, mv: &str) -> Result<()> {
+        self.point(&mv[..2]).await?;
+        self.point(&mv[2..]).await
+    }
+
+    /// Drags the piece on `from` to `to` with the mouse.
+    async fn drag(&self, from: &str, to: &str) -> Result<()> {
+        let find = |sq: String| async move {
+            self.client
+                .find(Locator::Css(&format!("#board [data-square='{sq}']")))
+                .await
+        };
+        let (a, b) = (find(from.to_owned()).await?, find(to.to_owned()).await?);
+        let step = Some(Duration::from_millis(150));
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: a,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveBy {
+                duration: step,
+                x: 10.0,
+                y: 10.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element: b,
+                duration: step,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// A screenshot for looking at, written only when `XIANGQI_DEBUG_SHOTS` names a folder.
+    async fn debug_shot(&self, name: &str) -> Result<()> {
+        if let Some(dir) = std::env::var_os("XIANGQI_DEBUG_SHOTS") {
+            std::fs::write(Path::new(&dir).join(name), self.client.screenshot().await?)?;
+        }
+        Ok(())
+    }
+
+    async fn text(&self, css: &str) -> Result<String> {
+        Ok(self.client.find(Locator::Css(css)).await?.text().await?)
+    }
+
+    async fn plies(&self) -> Result<u64> {
+        Ok(self
+            .js("return document.querySelectorAll('#moves > li').length;")
+            .await?
+            .as_u64()
+            .unwrap_or(0))
+    }
+
+    async fn wait_plies(&self, n: u64) -> Result<()> {
+        self.until(
+            &format!("{n} moves in the list"),
+            &format!("document.querySelectorAll('#moves > li').length === {n} && document.body.dataset.job !== 'computer'"),
+        )
+        .await
+    }
+
+    async fn game_id(&self) -> Result<String> {
+        Ok(self
+            .js("return document.body.dataset.gameId || '';")
+            .await?
+            .as_str()
+            .unwrap_or("")
+            .to_owned())
+    }
+
+    /// The person's legal moves, as the server lists them.
+    async fn legal(&self) -> Result<Vec<String>> {
+        let value = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/games/' + document.body.dataset.gameId)
+                   .then(r => r.json()).then(g => done(g.legal), e => done([]));",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(value)?)
+    }
+
+    /// Plays the first of `preferred` that is legal, else the first legal move.
+    async fn play_any(&self, preferred: &[&str]) -> Result<String> {
+        let legal = self.legal().await?;
+        let mv = preferred
+            .iter()
+            .map(|m| m.to_string())
+            .find(|m| legal.contains(m))
+            .or_else(|| legal.first().cloned())
+            .ok_or_else(|| anyhow!("no legal move"))?;
+        self.play(&mv).await?;
+        Ok(mv)
+    }
+
+    async fn screenshot(&self, name: &str) -> Result<()> {
+        self.until(
+            "the notice to go",
+            "document.querySelector('#notice').hidden",
+        )
+        .await?;
+        let png = self.client.screenshot().await?;
+        std::fs::write(self.shots.join(name), png)?;
+        Ok(())
+    }
+
+    async fn new_game(&self, side: &str, level: u8) -> Result<()> {
+        let before = self.game_id().await?;
+        self.click("#new-game").await?;
+        self.click(&format!("input[name=side][value={side}]"))
+            .await?;
+        self.client
+            .find(Locator::Css("#new-level"))
+            .await?
+            .select_by_value(&level.to_string())
+            .await?;
+        self.click("#start-game").await?;
+        self.until(
+            "a new game",
+            &format!("document.body.dataset.gameId && document.body.dataset.gameId !== '{before}'"),
+        )
+        .await
+    }
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("xiangqi-browser-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_person_plays_in_the_browser() {
+    let Some((driver, chrome)) = find_browser() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI is set but chromium/chromedriver were not found: install chromium and chromium-driver");
+        }
+        eprintln!("note: skipping the browser test: chromium or chromedriver not found");
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    runtime
+        .block_on(session(&driver, &chrome))
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+}
+
+async fn session(driver: &Path, chrome: &Path) -> Result<()> {
+    let data = TempDir::new("data");
+    let profile = TempDir::new("profile");
+    let tmp = TempDir::new("files");
+    let shots = match std::env::var_os("XIANGQI_SCREENSHOTS") {
+        Some(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots"),
+        None => tmp.0.clone(),
+    };
+    std::fs::create_dir_all(&shots)?;
+    let (server, url) = start_server(&data.0, None)?;
+    let (_driver, driver_port) = start_driver(driver)?;
+    let client = connect(driver_port, chrome, &profile.0).await?;
+    let page = Page { client, shots };
+    let result = scenario(&page, server, &url, &data.0, &tmp.0).await;
+    let _ = page.client.clone().close().await;
+    result
+}
+
+async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Path) -> Result<()> {
+    page.client.set_window_size(1280, 900).await?;
+    page.client.goto(&format!("{url}?lang=en")).await?;
+    page.until(
+        "the first game",
+        "document.body.dataset.gameId && document.querySelectorAll('[data-square]').length === 90",
+    )
+    .await?;
+    page.until(
+        "32 pieces",
+        "document.querySelectorAll('#board [data-piece]').length === 32",
+    )
+    .await?;
+    page.screenshot("start.png").await?;
+
+    // A game as Red at level 1: move by clicks, the computer answers.
+    page.new_game("red", 1).await?;
+    page.wait_plies(0).await?;
+    page.play("h2e2").await?;
+    page.wait_plies(2).await?;
+    let first = page.text("#moves > li:first-child .mv").await?;
+    expect("the first move", first.as_str(), "炮二平五")?;
+    page.until(
+        "the player's turn",
+        "document.querySelector('#status').dataset.turn === 'red'",
+    )
+    .await?;
+
+    // An illegal move is refused with a reason.
+    page.play("a0a5").await?;
+    page.until("a refusal", "!document.querySelector('#notice').hidden && /blocked/.test(document.querySelector('#notice').textContent)").await?;
+    expect("moves after a refused one", page.plies().await?, 2)?;
+
+    // Undo takes back both moves.
+    page.click("#undo").await?;
+    page.wait_plies(0).await?;
+
+    // Flip turns the board round.
+    let y = |sq: &str| {
+        format!("document.querySelector(\"[data-square='{sq}']\").getBoundingClientRect().y")
+    };
+    page.until("Red at the bottom", &format!("{} > {}", y("e0"), y("e9")))
+        .await?;
+    page.click("#flip").await?;
+    page.until(
+        "Red at the top",
+        &format!(
+            "{} < {} && document.querySelector('#board').dataset.flipped === 'true'",
+            y("e0"),
+            y("e9")
+        ),
+    )
+    .await?;
+    page.click("#flip").await?;
+
+    // A hint is drawn as an arrow.
+    page.click("#hint").await?;
+    page.until(
+        "the hint arrow",
+        "document.querySelector('#board .hint-arrow') !== null",
+    )
+    .await?;
+
+    // The keyboard: Tab to the board, arrows move the cursor from e0, Enter picks up and puts
+    // down (h2e2).
+    let board = page.client.find(Locator::Css("#board")).await?;
+    board
+        .send_keys(
+            "\u{E014}\u{E014}\u{E014}\u{E013}\u{E013}\u{E007}\u{E012}\u{E012}\u{E012}\u{E007}",
+        )
+        .await?;
+    page.wait_plies(2).await?;
+    expect(
+        "the keyboard move",
+        page.text("#moves > li:first-child .mv").await?.as_str(),
+        "炮二平五",
+    )?;
+
+    // A few more moves with the engine's thinking shown.
+    page.click("#analysis-toggle").await?;
+    let mut plies = 2;
+    for prefs in [["h0g2", "b0c2"], ["i0h0", "a0b0"]] {
+        page.play_any(&prefs).await?;
+        plies += 2;
+        page.wait_plies(plies).await?;
+    }
+    page.until("analysis to depth 6", "parseInt((document.querySelector('#an-depth').textContent.match(/\\d+/) || ['0'])[0]) >= 6 && document.querySelector('#pv').textContent.length > 0").await?;
+    page.screenshot("game.png").await?;
+    page.click("#analysis-toggle").await?;
+
+    // Browsing: clicking a move shows that position, the game stays where it is.
+    page.click("#moves > li:first-child").await?;
+    page.until(
+        "the first position",
+        "/Viewing move 1/.test(document.querySelector('#status').textContent)",
+    )
+    .await?;
+    page.click("#last").await?;
+    page.until(
+        "the current position",
+        "!/Viewing/.test(document.querySelector('#status').textContent)",
+    )
+    .await?;
+
+    // Save: the PGN link serves the game.
+    let id = page.game_id().await?;
+    let pgn = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(document.querySelector('#save-pgn').href).then(r => r.text()).then(done);",
+            vec![],
+        )
+        .await?;
+    let pgn = pgn.as_str().unwrap_or("");
+    if !(pgn.contains("[Game \"Chinese Chess\"]") && pgn.contains("炮二平五")) {
+        bail!("the saved PGN lacks the game: {pgn}");
+    }
+
+    // Reload: the same game comes back.
+    page.client.refresh().await?;
+    page.until(
+        "the game after a reload",
+        &format!("document.body.dataset.gameId === '{id}'"),
+    )
+    .await?;
+    page.wait_plies(plies).await?;
+
+    // Server restart on the same port and data: the same game comes back.
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap_or("")
+        .parse()?;
+    drop(server);
+    let (server, _) = start_server(data, Some(port))?;
+    page.client.refresh().await?;
+    page.until(
+        "the game after a restart",
+        &format!("document.body.dataset.gameId === '{id}'"),
+    )
+    .await?;
+    page.wait_plies(plies).await?;
+
+    // Load a GBK PGN file.
+    let text = "[Game \"Chinese Chess\"]\r\n[Red \"许银川\"]\r\n[Black \"吕钦\"]\r\n\r\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\r\n";
+    let (gbk, _, _) = encoding_rs::GBK.encode(text);
+    let file = tmp.join("game.pgn");
+    std::fs::write(&file, &gbk)?;
+    page.client
+        .find(Locator::Css("#pgn-file"))
+        .await?
+        .send_keys(&file.display().to_string())
+        .await?;
+    page.until("the loaded game", &format!("document.body.dataset.gameId !== '{id}' && document.querySelectorAll('#moves > li').length === 4")).await?;
+    expect(
+        "the loaded game's 4th move",
+        page.text("#moves > li:nth-child(4) .mv").await?.as_str(),
+        "车９平８",
+    )?;
+
+    // The position editor: an impossible position is refused with a reason, then a legal one
+    // is analysed with both sides moved by hand: a check, then mate.
+    page.click("#editor-btn").await?;
+    page.click("#editor-clear").await?;
+    page.until(
+        "a reason for the impossible position",
+        "/face/.test(document.querySelector('#editor-status').textContent)",
+    )
+    .await?;
+    page.click("#palette [data-tool='k']").await?;
+    page.click("#editor-board [data-point='d9']").await?;
+    page.click("#palette [data-tool='']").await?;
+    page.click("#editor-board [data-point='e9']").await?;
+    page.click("#palette [data-tool='R']").await?;
+    page.click("#editor-board [data-point='a8']").await?;
+    page.click("#editor-board [data-point='b0']").await?;
+    page.until(
+        "a legal position",
+        "document.querySelector('#editor-status').classList.contains('ok')",
+    )
+    .await?;
+    page.click("#editor-analyse").await?;
+    page.until("the edited game", "document.querySelectorAll('#board [data-piece]').length === 4 && document.querySelectorAll('#moves > li').length === 0").await?;
+    let shown = "Number(document.querySelector('#check-banner').dataset.shown || 0)";
+    let before = page.js(&format!("return {shown};")).await?;
+    page.play("a8a9").await?;
+    page.until("the check notice", &format!("document.querySelector('#status').dataset.check === 'true' && /Check/.test(document.querySelector('#status').textContent) && {shown} > {before}")).await?;
+    page.click("#undo").await?;
+    page.wait_plies(0).await?;
+    page.play("b0b9").await?;
+    page.until("the end dialog", "document.querySelector('#end-dialog').open && /checkmate/.test(document.querySelector('#end-reason').textContent)").await?;
+    expect(
+        "the end title",
+        page.text("#end-title").await?.as_str(),
+        "Red wins",
+    )?;
+    page.until(
+        "the result in the status",
+        "document.querySelector('#status').dataset.result === '1-0'",
+    )
+    .await?;
+    page.click("#end-review").await?;
+    page.until("the review", "!document.querySelector('#review-panel').hidden && /done/.test(document.querySelector('#review-progress').textContent)").await?;
+    page.debug_shot("review.png").await?;
+
+    // Playing Black against the computer, which opens.
+    page.new_game("black", 1).await?;
+    page.wait_plies(1).await?;
+    page.until(
+        "Black at the bottom",
+        "document.querySelector('#board').dataset.flipped === 'true'",
+    )
+    .await?;
+    // This time by dragging the piece.
+    let legal = page.legal().await?;
+    let mv = ["h7e7", "b7e7", "h9g7", "b9c7"]
+        .into_iter()
+        .find(|m| legal.iter().any(|l| l == m))
+        .ok_or_else(|| anyhow!("none of the usual answers is legal: {legal:?}"))?;
+    page.drag(&mv[..2], &mv[2..]).await?;
+    page.wait_plies(3).await?;
+    expect(
+        "the second move's ply",
+        page.js("return document.querySelector('#moves > li:nth-child(2)').dataset.ply;")
+            .await?,
+        json!("2"),
+    )?;
+
+    // A whole game pasted as PGN, finished by the player's mating move: the end dialog, then
+    // the review.
+    page.click("#fen-pgn").await?;
+    page.client
+        .find(Locator::Css("#paste-in"))
+        .await?
+        .send_keys(&game_pgn())
+        .await?;
+    page.click("#paste-go").await?;
+    page.until("the pasted game", "document.querySelectorAll('#moves > li').length === 94 && !document.querySelector('#fen-dialog').open").await?;
+    page.play("e6f6").await?;
+    page.until(
+        "the end dialog",
+        "document.querySelector('#end-dialog').open",
+    )
+    .await?;
+    page.screenshot("end.png").await?;
+    expect(
+        "the end title",
+        page.text("#end-title").await?.as_str(),
+        "You win!",
+    )?;
+    page.click("#end-close").await?;
+
+    // The dialogs, for a look.
+    page.click("#games-btn").await?;
+    page.until(
+        "the games list",
+        "document.querySelectorAll('#games-list li').length >= 5",
+    )
+    .await?;
+    page.debug_shot("games.png").await?;
+    page.click("#games-dialog button[value=close]").await?;
+    page.click("#fen-pgn").await?;
+    page.until(
+        "the PGN",
+        "document.querySelector('#pgn-out').value.includes('1-0')",
+    )
+    .await?;
+    page.debug_shot("fen.png").await?;
+    page.click("#fen-dialog button[value=close]").await?;
+    page.click("#new-game").await?;
+    page.debug_shot("new-game.png").await?;
+    page.click("#new-game-dialog button[value=cancel]").await?;
+    let errors = page.js("return window.xiangqiErrors;").await?;
+    expect("script errors on the page", errors, json!([]))?;
+
+    // A phone, in Chinese, dark.
+    page.client.set_window_size(390, 844).await?;
+    page.click("#theme").await?;
+    page.click("#lang").await?;
+    page.until(
+        "Chinese",
+        "document.querySelector('#new-game').textContent === '新局'",
+    )
+    .await?;
+    page.click("#first").await?;
+    page.click("#last").await?;
+    page.js("window.scrollTo(0, 0); return true;").await?;
+    page.screenshot("phone.png").await?;
+    page.click("#editor-btn").await?;
+    page.debug_shot("editor.png").await?;
+    drop(server);
+    Ok(())
+}
+
+/// A game between two engine settings (Red searching deeper), one move before Red mates with
+/// e6f6.
+const GAME: &str =
+    "b2e2 b9c7 a0a1 h7e7 h0g2 a9a8 i0i1 i9i8 a1d1 a8d8 i1f1 i8f8 f1f8 d8d1 f8h8 d1b1 \
+    h8h9 b1b0 h9g9 b0c0 h2h9 b7b2 g9g6 f9e8 g2e1 c0c3 g6g9 e8f9 g9g5 f9e8 g5b5 b2a2 h9h3 c6c5 b5b8 \
+    a2a0 b8b0 c3a3 e2c2 c7a8 c2i2 a3a2 i2i6 a8c7 i6i9 e7h7 e1d3 c5c4 d3c1 a2h2 i9h9 a0a5 b0b7 a5e5 \
+    d0e1 h7b7 h9h2 c7d5 h2c2 c9a7 c2d2 e5g5 g0e2 b7c7 g3g4 c7c1 g4g5 d5e3 h3h6 c1c2 d2d0 c2c3 g5g6 \
+    c3i3 h6e6 e9f9 e6f6 i3i0 e2g0 a7c5 d0d2 f9e9 d2e2 c4c3 f6e6 c5e7 g6f6 i0h0 f6f7 h0f0 e1f0 e3c2 \
+    e2e7 e9f9";
+
+/// [`GAME`] as PGN movetext.
+fn game_pgn() -> String {
+    let moves: Vec<&str> = GAME.split_whitespace().collect();
+    let mut text = String::from("[Event \"Engine test\"]\n\n");
+    for (i, pair) in moves.chunks(2).enumerate() {
+        text.push_str(&format!("{}. {} ", i + 1, pair.join(" ")));
+    }
+    text.push('*');
+    text
+}

@@ -1,0 +1,49 @@
+// Calls to the server's JSON API. Errors come back as {error, message, code}.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code || body?.error || null;
+  }
+}
+
+/** Sends a request and returns the decoded JSON (null for an empty answer). */
+export async function request(method, path, body, contentType = 'application/json') {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = contentType;
+    init.body = contentType === 'application/json' ? JSON.stringify(body) : body;
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, { message: 'the server cannot be reached', code: 'offline' });
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = { message: text }; }
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  list: () => request('GET', '/api/games'),
+  create: (body) => request('POST', '/api/games', body),
+  importPgn: (bytes, level) => request('POST', `/api/games/import?level=${level}`, bytes, 'application/octet-stream'),
+  get: (id) => request('GET', `/api/games/${id}`),
+  remove: (id) => request('DELETE', `/api/games/${id}`),
+  move: (id, move, version) => request('POST', `/api/games/${id}/move`, { move, version }),
+  action: (id, name) => request('POST', `/api/games/${id}/${name}`),
+  settings: (id, body) => request('POST', `/api/games/${id}/settings`, body),
+  pgn: async (id, notation) => {
+    const r = await fetch(`/api/games/${id}/pgn?notation=${notation}`);
+    if (!r.ok) throw new ApiError(r.status, null);
+    return r.text();
+  },
+  checkFen: (fen) => request('POST', '/api/fen', { fen }),
+  leave: (id) => navigator.sendBeacon?.(`/api/games/${id}/leave`),
+};

@@ -1,0 +1,100 @@
+// Files and lists: FEN / PGN copy and paste, saving and loading PGN, the position editor,
+// the games list.
+
+import { api } from './api.js';
+import { looksLikeFen } from './fen.js';
+import { t, endReason, language, reasonText } from './i18n.js';
+import { notice, copyText } from './dialogs.js';
+import { Editor } from './editor.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function setupFiles(ctx) {
+  $('fen-pgn').addEventListener('click', async () => {
+    if (!ctx.game()) return;
+    $('fen-out').value = ctx.shownFen();
+    $('pgn-out').value = '';
+    $('paste-error').hidden = true;
+    $('fen-dialog').showModal();
+    $('pgn-out').value = await api.pgn(ctx.game().id, ctx.notation());
+  });
+  $('copy-fen').addEventListener('click', async () => {
+    if (await copyText($('fen-out').value, $('fen-out'))) notice(t('copied'));
+  });
+  $('copy-pgn').addEventListener('click', async () => {
+    if (await copyText($('pgn-out').value, $('pgn-out'))) notice(t('copied'));
+  });
+  $('paste-go').addEventListener('click', async () => {
+    const text = $('paste-in').value.trim();
+    if (!text) return;
+    const level = ctx.level();
+    const human = ctx.game()?.human || 'red';
+    const body = looksLikeFen(text) ? { fen: text, human, level } : { pgn: text, level };
+    try {
+      ctx.setGame(await api.create(body), true);
+      $('fen-dialog').close();
+      $('paste-in').value = '';
+    } catch (e) {
+      $('paste-error').textContent = reasonText(e.code, e.message);
+      $('paste-error').hidden = false;
+    }
+  });
+  $('pgn-file').addEventListener('change', async () => {
+    const file = $('pgn-file').files[0];
+    if (!file) return;
+    try {
+      const bytes = await file.arrayBuffer();
+      ctx.setGame(await api.importPgn(bytes, ctx.level()), true);
+      notice(t('loaded'));
+    } catch (e) {
+      notice(`${t('pgnError')}: ${e.message}`, 'error');
+    }
+    $('pgn-file').value = '';
+  });
+  const editor = new Editor((fen, human) => ctx.newGame({ fen, human, level: ctx.level() }));
+  $('editor-btn').addEventListener('click', () => editor.open(ctx.game() ? ctx.shownFen() : undefined));
+  $('games-btn').addEventListener('click', () => showGames(ctx));
+}
+
+async function showGames(ctx) {
+  const list = $('games-list');
+  list.replaceChildren();
+  $('games-dialog').showModal();
+  const games = await api.list();
+  if (!games.length) {
+    const li = document.createElement('li');
+    li.textContent = t('noGames');
+    list.appendChild(li);
+  }
+  for (const g of games) {
+    const li = document.createElement('li');
+    const when = new Date(g.updated * 1000).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en');
+    const result = g.result ? `${g.result} ${endReason(g.reason)}` : t('ongoing');
+    const info = document.createElement('span');
+    info.className = 'game-info';
+    const name = (side, tag) => {
+      if (g.human === side) return t('you');
+      if (g.human !== 'both') return `${t('computer')} ${g.level}`;
+      return tag && tag !== '?' && tag !== 'Player' ? tag : t(side);
+    };
+    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)} · ${t('plies', g.plies)} · ${result}`;
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.textContent = g.id === ctx.game()?.id ? t('current') : t('openGame');
+    open.addEventListener('click', async () => {
+      $('games-dialog').close();
+      if (ctx.game()) api.leave(ctx.game().id);
+      await ctx.openGame(g.id);
+    });
+    const del = document.createElement('button');
+    del.type = 'button';
+    del.textContent = t('deleteGame');
+    del.disabled = g.id === ctx.game()?.id;
+    del.addEventListener('click', async () => {
+      await api.remove(g.id);
+      li.remove();
+    });
+    li.append(info, open, del);
+    list.appendChild(li);
+  }
+}

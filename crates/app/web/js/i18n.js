@@ -1,0 +1,160 @@
+// Chinese and English texts. Elements name their text with data-i18n (content),
+// data-i18n-title (tooltip) or data-i18n-aria (aria-label).
+
+const TEXT = {
+  zh: {
+    title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
+    newGame: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转', offerDraw: '求和',
+    resign: '认输', review: '复盘', level: '难度', moves: '着法', notation: '记谱法',
+    first: '第一步', prev: '上一步', next: '下一步', last: '最新局面', thinking: '引擎思考',
+    reviewTitle: '复盘分析', fenPgn: 'FEN / PGN', savePgn: '保存 PGN', loadPgn: '打开 PGN',
+    editor: '摆棋', youPlay: '你执', red: '红方', black: '黑方', both: '双方（分析）',
+    cancel: '取消', start: '开始', close: '关闭', ok: '确定',
+    savedIn: '每局棋都自动以 PGN 保存在数据目录中。', currentFen: '当前局面（FEN）',
+    currentPgn: '本局（PGN）', copy: '复制', pasteHere: '粘贴 FEN 或 PGN 从该局面开始',
+    loadThis: '从此开始', toMove: '走棋方', startPos: '初始局面', clear: '清空',
+    analyseHere: '分析', playBlack: '执黑对弈', playRed: '执红对弈',
+    levelName: ['入门', '新手', '业余', '棋友', '中级', '高级', '强手', '专家', '大师', '特级大师'],
+    you: '你', computer: '电脑', player: '棋手', levelN: (n) => `${n} 级`,
+    turnRed: '红方走棋', turnBlack: '黑方走棋', yourTurn: '轮到你', thinkingNow: '电脑思考中…',
+    checkNow: '将军！', viewing: (n, total) => `查看第 ${n} / ${total} 步 — 按 End 回到当前局面`,
+    redWins: '红胜', blackWins: '黑胜', draw: '和棋', youWin: '你赢了！', youLose: '你输了',
+    reasons: {
+      checkmate: '将死', stalemate: '困毙（无子可动）', 'perpetual check': '长将判负',
+      'perpetual chase': '长捉判负', repetition: '重复局面判和', '60-move rule': '六十回合无吃子',
+      'insufficient material': '双方均无过河子力', resignation: '认输', agreement: '双方议和',
+      timeout: '超时', 'illegal move': '违例',
+    },
+    codes: {
+      empty: '那里没有棋子', not_your_piece: '那不是你的棋子', own_piece: '不能吃自己的棋子',
+      same_square: '棋子必须移动', in_check: '正被将军，这步棋解不了将',
+      generals_facing: '双将不能照面', exposes_general: '这步棋会让自己的将帅被吃',
+      general_move: '将帅只能在九宫内直走一步', advisor_move: '士只能在九宫内斜走一步',
+      elephant_river: '象不能过河', elephant_eye: '塞象眼', elephant_move: '象走田字',
+      horse_leg: '蹩马腿', horse_move: '马走日字', blocked: '路线被挡住了',
+      chariot_move: '车只能直走', cannon_screen: '炮吃子必须隔一个子（炮架）',
+      cannon_move: '炮只能直走', soldier_move: '兵卒只能向前，过河后可以横走',
+      not_your_turn: '请等电脑走棋', game_over: '棋局已经结束', stale: '棋局已变化，请刷新',
+      nothing_to_undo: '没有可悔的棋', nothing_to_redo: '没有可还原的棋', busy: '电脑正在思考',
+      not_over: '棋局结束后才能复盘', nothing_to_review: '没有可复盘的着法',
+      no_opponent: '本局没有电脑对手', unreadable: '无法识别这步棋', offline: '无法连接到服务器',
+      browsing: '请先回到当前局面再走棋', engine_failed: '引擎出错，请重试',
+      fen_no_general: '局面无效：缺少将帅', fen_too_many: '局面无效：某种棋子超过了一方的数量',
+      fen_general_palace: '局面无效：将帅必须在九宫内', fen_unreachable: '局面无效：有棋子在它永远到不了的位置',
+      fen_generals_facing: '局面无效：双将照面', fen_opponent_in_check: '局面无效：不走棋的一方正被将军',
+      fen_syntax: 'FEN 格式错误',
+    },
+    drawAccepted: '电脑同意和棋', drawDeclined: '电脑拒绝和棋', drawOffered: '已提出和棋…',
+    hintIs: (m) => `提示：${m}`, askingHint: '正在寻找好棋…',
+    confirmResign: '确定认输吗？', deleteGame: '删除', openGame: '打开', noGames: '还没有棋局',
+    plies: (n) => `${n} 步`, ongoing: '进行中', current: '当前',
+    depth: (d) => `深度 ${d}`, nps: (n) => `${n} 节点/秒`, nodes: (n) => `${n} 节点`,
+    mateIn: (side, n) => `${side}${n} 步杀`,
+    reviewing: (a, b) => `分析中 ${a}/${b}`, reviewDone: '分析完成',
+    marks: { inaccuracy: '欠佳', mistake: '失误', blunder: '败着' },
+    better: (m) => `更好：${m}`, summaryFor: (side) => `${side}：`,
+    legalPosition: (n) => `✓ 合法局面（${n} 种走法）`, copied: '已复制', loaded: '已载入棋局',
+    pgnError: '无法读取该 PGN', fenError: '局面无效',
+  },
+  en: {
+    title: 'Xiangqi', games: 'Games', theme: 'Light / dark', sound: 'Sound', board: 'Board',
+    newGame: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip', offerDraw: 'Offer draw',
+    resign: 'Resign', review: 'Review', level: 'Level', moves: 'Moves', notation: 'Notation',
+    first: 'First move', prev: 'Previous move', next: 'Next move', last: 'Current position',
+    thinking: 'Engine thinking', reviewTitle: 'Game review', fenPgn: 'FEN / PGN', savePgn: 'Save PGN',
+    loadPgn: 'Load PGN', editor: 'Set up position', youPlay: 'You play', red: 'Red', black: 'Black',
+    both: 'Both sides (analysis)', cancel: 'Cancel', start: 'Start', close: 'Close', ok: 'OK',
+    savedIn: 'Every game is saved as PGN in the data folder after every move.',
+    currentFen: 'Current position (FEN)', currentPgn: 'This game (PGN)', copy: 'Copy',
+    pasteHere: 'Paste a FEN or a PGN to start from it', loadThis: 'Start from this', toMove: 'To move',
+    startPos: 'Start position', clear: 'Clear', analyseHere: 'Analyse', playBlack: 'Play Black',
+    playRed: 'Play Red',
+    levelName: ['Beginner', 'Novice', 'Casual', 'Club', 'Intermediate', 'Advanced', 'Strong', 'Expert', 'Master', 'Grandmaster'],
+    you: 'You', computer: 'Computer', player: 'Player', levelN: (n) => `level ${n}`,
+    turnRed: 'Red to move', turnBlack: 'Black to move', yourTurn: 'your turn', thinkingNow: 'the computer is thinking…',
+    checkNow: 'Check!', viewing: (n, total) => `Viewing move ${n} of ${total} — press End to return`,
+    redWins: 'Red wins', blackWins: 'Black wins', draw: 'Draw', youWin: 'You win!', youLose: 'You lose',
+    reasons: {
+      checkmate: 'checkmate', stalemate: 'stalemate (no legal move)', 'perpetual check': 'perpetual check loses',
+      'perpetual chase': 'perpetual chase loses', repetition: 'repetition', '60-move rule': '60 moves without a capture',
+      'insufficient material': 'no attacking pieces left', resignation: 'resignation', agreement: 'agreed draw',
+      timeout: 'time', 'illegal move': 'illegal move',
+    },
+    codes: {
+      empty: 'there is no piece there', not_your_piece: 'that is not your piece',
+      own_piece: 'you cannot capture your own piece', same_square: 'the piece must move',
+      in_check: 'you are in check and this move does not save the general',
+      generals_facing: 'the generals may not face each other',
+      exposes_general: 'this move would leave your general open to capture',
+      general_move: 'the general moves one point straight inside the palace',
+      advisor_move: 'the advisor moves one point diagonally inside the palace',
+      elephant_river: 'the elephant may not cross the river', elephant_eye: "the elephant's eye is blocked",
+      elephant_move: 'the elephant moves two points diagonally', horse_leg: "the horse's leg is blocked",
+      horse_move: 'the horse moves one point straight, then one diagonally', blocked: 'the way is blocked',
+      chariot_move: 'the chariot moves along lines', cannon_screen: 'a cannon captures by jumping over exactly one piece',
+      cannon_move: 'the cannon moves along lines',
+      soldier_move: 'a soldier moves forward, and sideways after crossing the river',
+      not_your_turn: "wait for the computer's move", game_over: 'the game is over',
+      stale: 'the game changed; reload the page', nothing_to_undo: 'no move to take back',
+      nothing_to_redo: 'no move to replay', busy: 'the computer is thinking',
+      not_over: 'the review is for finished games', nothing_to_review: 'no move to review',
+      no_opponent: 'there is no computer opponent in this game', unreadable: 'that move cannot be read',
+      offline: 'the server cannot be reached', browsing: 'return to the current position to move',
+      engine_failed: 'the engine failed; try again',
+    },
+    drawAccepted: 'The computer accepts the draw', drawDeclined: 'The computer declines the draw',
+    drawOffered: 'Draw offered…', hintIs: (m) => `Hint: ${m}`, askingHint: 'Looking for a good move…',
+    confirmResign: 'Resign this game?', deleteGame: 'Delete', openGame: 'Open', noGames: 'No games yet',
+    plies: (n) => `${n} plies`, ongoing: 'in progress', current: 'current',
+    depth: (d) => `depth ${d}`, nps: (n) => `${n} nodes/s`, nodes: (n) => `${n} nodes`,
+    mateIn: (side, n) => `${side} mates in ${n}`,
+    reviewing: (a, b) => `analysing ${a}/${b}`, reviewDone: 'done',
+    marks: { inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
+    better: (m) => `better: ${m}`, summaryFor: (side) => `${side}: `,
+    legalPosition: (n) => `✓ legal position (${n} legal moves)`, copied: 'Copied', loaded: 'Game loaded',
+    pgnError: 'This PGN cannot be read', fenError: 'Invalid position',
+  },
+};
+
+function initialLanguage() {
+  const param = new URLSearchParams(location.search).get('lang');
+  if (param === 'zh' || param === 'en') return param;
+  const saved = localStorage.getItem('xiangqi.lang');
+  if (saved === 'zh' || saved === 'en') return saved;
+  return (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+let lang = initialLanguage();
+
+export function language() {
+  return lang;
+}
+
+/** The text for `key` (a function result when the text takes arguments). */
+export function t(key, ...args) {
+  const value = TEXT[lang][key] ?? TEXT.en[key] ?? key;
+  return typeof value === 'function' ? value(...args) : value;
+}
+
+/** A reason code's text, or the server's English message. */
+export function reasonText(code, fallback) {
+  return TEXT[lang].codes[code] || fallback || code;
+}
+
+/** An end-of-game reason's text. */
+export function endReason(reason) {
+  return TEXT[lang].reasons[reason] || reason;
+}
+
+export function setLanguage(value) {
+  lang = value;
+  localStorage.setItem('xiangqi.lang', value);
+  applyTexts();
+}
+
+export function applyTexts(root = document) {
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-title]')) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll('[data-i18n-aria]')) node.setAttribute('aria-label', t(node.dataset.i18nAria));
+}
