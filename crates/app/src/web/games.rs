@@ -6,7 +6,9 @@
 //! `Redo` (moves taken back that redo would replay, ICCS) and `Created` (Unix seconds).
 
 use super::search::{Analysis, JobKind, Review};
-use xiangqi::pgn::{read_pgn, write_pgn, GameRecord, NotationCodec, RecordMove};
+use xiangqi::pgn::{
+    civil_from_days, pgn_date, read_pgn, write_pgn, GameRecord, NotationCodec, RecordMove,
+};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, Position, WinReason};
 
 use std::collections::HashMap;
@@ -464,74 +466,4 @@ pub fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// `yyyy.mm.dd` (UTC) for the PGN `Date` tag.
-fn pgn_date(unix: u64) -> String {
-    let (y, m, d) = civil_from_days((unix / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date of a day number counted from 1970-01-01 (Howard Hinnant's
-/// well-known days-to-civil algorithm, eras of 400 years).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(pgn_date(951_782_400), "2000.02.29");
-    }
-
-    #[test]
-    fn ids_are_unique_and_valid() {
-        let a = new_id();
-        let b = new_id();
-        assert_ne!(a, b);
-        assert!(is_valid_id(&a), "{a}");
-        assert!(!is_valid_id("../etc"));
-        assert!(!is_valid_id(""));
-    }
-
-    #[test]
-    fn a_record_round_trips_with_redo_and_ending() {
-        let mut entry = GameEntry::new("t".into(), Position::startpos(), Human::Black, 4);
-        for m in ["h2e2", "h9g7", "h0g2"] {
-            let m = xiangqi::parse_move(entry.game.position(), m).unwrap();
-            entry.game.play(m).unwrap();
-        }
-        let last = entry.game.undo().unwrap();
-        entry.redo.push(last);
-        entry.ended = Some(Outcome::Win {
-            winner: Color::Red,
-            reason: WinReason::Resignation,
-        });
-        let text = entry.pgn(Notation::Chinese);
-        let record = read_pgn(text.as_bytes(), &NotationCodec(Notation::Chinese))
-            .unwrap()
-            .remove(0);
-        let back = GameEntry::from_record("t".into(), &record, None);
-        assert_eq!(back.game.len(), 2);
-        assert_eq!(back.redo, entry.redo);
-        assert_eq!(back.human, Human::Black);
-        assert_eq!(back.level, 4);
-        assert_eq!(back.ended, entry.ended);
-        assert_eq!(back.created, entry.created);
-    }
 }

@@ -18,6 +18,7 @@
 //! ```
 
 mod codec;
+mod date;
 mod decode;
 mod error;
 mod from_xqf;
@@ -36,6 +37,7 @@ mod tests;
 mod xqf_tests;
 
 pub use codec::{IccsCodec, MoveCodec, NotationCodec};
+pub use date::{civil_from_days, pgn_date};
 pub use error::{PgnError, XqfImportError};
 pub use from_xqf::record_from_xqf;
 pub use reader::{read_pgn, read_pgn_str, MAX_VARIATION_DEPTH};
