@@ -1,7 +1,7 @@
 //! Move-ordering memory: killer moves per ply, history scores for quiet moves, and counter
 //! moves (the reply that refuted a given move).
 
-use xiangqi::{Move, Piece, Position};
+use xiangqi::{Move, Piece};
 
 /// History scores stay within ±HISTORY_MAX ("gravity": big bonuses shrink as they near it).
 pub const HISTORY_MAX: i32 = 16_384;
@@ -54,10 +54,4 @@ impl History {
     pub fn set_counter(&mut self, piece: Piece, previous: Move, reply: Move) {
         self.counter[piece.index()][previous.to().index()] = reply;
     }
-}
-
-/// The piece that moved in `m`, looked up in the position *after* it was played.
-#[inline]
-pub fn moved_piece(after: &Position, m: Move) -> Option<Piece> {
-    after.piece_at(m.to())
 }

@@ -74,11 +74,6 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gains[0]
 }
 
-/// Whether `see(pos, m) >= threshold`.
-pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
-    see(pos, m) >= threshold
-}
-
 fn live_attackers(
     pos: &Position,
     sq: xiangqi::Square,

@@ -190,3 +190,23 @@ fn illegal_moves_are_refused() {
     assert_eq!(game.undo(), Some(mv("h2e2")));
     assert_eq!(game.position(), &Position::startpos());
 }
+
+#[test]
+fn find_repetition_looks_back_within_the_no_capture_window() {
+    use xiangqi::game::find_repetition;
+    // Keys of the positions before the current one, oldest first.
+    let keys = [1, 2, 3, 4, 5, 6];
+    assert_eq!(find_repetition(&keys, 3, 10), Some(4));
+    assert_eq!(find_repetition(&keys, 5, 10), Some(2));
+    assert_eq!(
+        find_repetition(&keys, 2, 10),
+        None,
+        "5 plies back: the other side to move"
+    );
+    assert_eq!(
+        find_repetition(&keys, 3, 3),
+        None,
+        "a capture came after it"
+    );
+    assert_eq!(find_repetition(&keys, 7, 10), None);
+}

@@ -64,13 +64,6 @@ impl Evaluator {
         &self.weights
     }
 
-    /// Material plus piece-square value of a piece for its owner, blended by nothing (for
-    /// move ordering and incremental use).
-    pub fn piece_value(&self, kind: PieceKind) -> i32 {
-        let m = self.weights.material[kind.index()];
-        (m.mg + m.eg) / 2
-    }
-
     /// The score of `pos` for the side to move, in centi-soldiers.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let w = &self.weights;
