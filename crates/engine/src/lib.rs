@@ -8,6 +8,7 @@ pub mod engine;
 pub mod eval;
 pub mod history;
 pub mod movepick;
+pub mod random;
 pub mod score;
 pub mod search;
 pub mod see;
