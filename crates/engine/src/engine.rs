@@ -3,8 +3,10 @@
 //! line all drive the search through this one type.
 
 use crate::eval::DEFAULT_EVALUATOR;
+use crate::random::Rng;
 use crate::score::INFINITE;
 use crate::search::{SearchConfig, SearchInfo, Shared, Worker};
+use crate::strength::{self, Profile, Strength};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -15,7 +17,7 @@ use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
 
 /// Engine settings that persist between searches.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
@@ -25,6 +27,11 @@ pub struct EngineOptions {
     pub multipv: usize,
     /// Time lost per move between engine and GUI.
     pub move_overhead: Duration,
+    /// Weakened play (a difficulty level or `UCI_Elo`); `None` is the full engine.
+    pub strength: Option<Strength>,
+    /// Seed for random choices (weakened levels); `None` seeds from the clock, so that two
+    /// games differ.
+    pub seed: Option<u64>,
 }
 
 impl Default for EngineOptions {
@@ -34,6 +41,8 @@ impl Default for EngineOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            strength: None,
+            seed: None,
         }
     }
 }
@@ -165,6 +174,11 @@ impl Engine {
     /// Sets the expected communication delay per move.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.options.move_overhead = overhead;
+    }
+
+    /// Sets the playing strength for the next search (`None`: full strength).
+    pub fn set_strength(&mut self, strength: Option<Strength>) {
+        self.options.strength = strength.filter(|s| !s.is_full());
     }
 
     /// Forgets everything learned (new game): empties the hash table.
@@ -314,15 +328,32 @@ fn run(
     tt.new_search();
     let root = request.root_position();
     let moves = root_moves(request, &root);
+    // Analysis (`go infinite`) always gets the full engine; a weakened level plays games.
+    let profile = options
+        .strength
+        .and_then(|s| s.profile())
+        .filter(|_| !request.limits.infinite);
+    let mut limits = request.limits.clone();
+    let mut threads = options.threads;
+    let mut lines = options.multipv;
+    if let Some(p) = &profile {
+        limits.nodes = min_option(limits.nodes, p.nodes);
+        limits.depth = min_option(limits.depth, p.depth);
+        lines = lines.max(p.candidates);
+        // One thread keeps a level's strength the same on every machine.
+        threads = 1;
+    }
     let config = SearchConfig {
-        multipv: options.multipv,
+        multipv: lines,
+        reported_lines: options.multipv,
         move_overhead: options.move_overhead,
     };
     let eval = &*DEFAULT_EVALUATOR;
     std::thread::scope(|scope| {
-        for id in 1..options.threads {
+        for id in 1..threads {
             let moves = &moves;
             let config = config.clone();
+            let limits = limits.clone();
             let _ = std::thread::Builder::new()
                 .stack_size(16 << 20)
                 .spawn_scoped(scope, move || {
@@ -334,7 +365,7 @@ fn run(
                         &request.start,
                         &request.moves,
                         moves,
-                        request.limits.clone(),
+                        limits,
                         config,
                     );
                     helper.iterate(&mut |_| {});
@@ -349,14 +380,19 @@ fn run(
             &request.start,
             &request.moves,
             &moves,
-            request.limits.clone(),
+            limits,
             config,
         );
         main.iterate(on_info);
         main.wait_while_required();
         shared.stop.store(true, Ordering::Relaxed);
         main.flush();
-        let best = main.root_moves.first();
+        let chosen = profile
+            .as_ref()
+            .and_then(|p| weakened_choice(&main, p, options.seed));
+        let best = chosen
+            .and_then(|mv| main.root_moves.iter().find(|rm| rm.mv == mv))
+            .or(main.root_moves.first());
         let score = best.map_or(0, |rm| {
             if rm.score == -INFINITE {
                 rm.previous_score
@@ -374,4 +410,18 @@ fn run(
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
         }
     })
+}
+
+/// The smaller of two optional limits (`None` is no limit).
+fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A weakened level's move: chosen among the lines of the last completed iteration.
+fn weakened_choice(main: &Worker, profile: &Profile, seed: Option<u64>) -> Option<Move> {
+    let mut rng = seed.map_or_else(Rng::from_time, Rng::new);
+    strength::choose(main.completed_lines(), profile, &mut rng)
 }

@@ -12,6 +12,7 @@ pub mod random;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod time;
 pub mod tt;
 

@@ -171,3 +171,82 @@ fn banned_and_restricted_root_moves() {
     let r = engine(1, 1).search(request, |_| {});
     assert_eq!(r.best_move, Some(mv("c3c4")));
 }
+
+fn weakened(level: u8, seed: u64) -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 8,
+        strength: Some(engine::strength::Strength::level(level)),
+        seed: Some(seed),
+        ..EngineOptions::default()
+    })
+}
+
+#[test]
+fn weakened_levels_vary_their_moves_and_stay_within_budget() {
+    let pos = Position::startpos();
+    for level in [1u8, 3, 5] {
+        let mut moves = std::collections::BTreeSet::new();
+        for seed in 0..12 {
+            let r = weakened(level, seed)
+                .search(SearchRequest::new(pos.clone(), Limits::default()), |_| {});
+            let best = r.best_move.expect("a move");
+            assert!(pos.legal_moves().contains(best));
+            moves.insert(best.to_string());
+            // Budgets are checked every 1024 nodes, so allow that much past them.
+            let profile = engine::strength::PROFILES[usize::from(level) - 1];
+            if let Some(budget) = profile.nodes {
+                assert!(r.nodes <= budget + 2048, "level {level}: {} nodes", r.nodes);
+            }
+        }
+        assert!(moves.len() >= 2, "level {level} always plays {moves:?}");
+    }
+}
+
+#[test]
+fn weakened_choice_is_reproducible_with_a_seed() {
+    let pos = Position::startpos();
+    let play = |seed| {
+        weakened(4, seed)
+            .search(SearchRequest::new(pos.clone(), Limits::default()), |_| {})
+            .best_move
+    };
+    assert_eq!(play(7), play(7));
+}
+
+#[test]
+fn weakened_levels_still_take_a_free_chariot_and_play_mate() {
+    // Black's chariot on e5 hangs to Red's chariot; nothing else is going on.
+    let pos = Position::from_fen("5k3/9/9/9/4r4/9/9/9/9/3KR4 w").unwrap();
+    for seed in 0..8 {
+        let r =
+            weakened(3, seed).search(SearchRequest::new(pos.clone(), Limits::default()), |_| {});
+        assert_eq!(r.best_move, Some(mv("e0e5")), "seed {seed}");
+    }
+    // Even level 1 plays the mate in one its search finds.
+    let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
+    for seed in 0..8 {
+        let r =
+            weakened(1, seed).search(SearchRequest::new(pos.clone(), Limits::default()), |_| {});
+        assert_eq!(r.best_move, Some(mv("b0b9")), "seed {seed}");
+    }
+}
+
+#[test]
+fn analysis_is_never_weakened() {
+    // `go infinite` searches at full strength: it reaches depth beyond level 1's one ply.
+    let mut e = weakened(1, 1);
+    let request = SearchRequest::new(
+        Position::startpos(),
+        Limits {
+            infinite: true,
+            depth: Some(5),
+            ..Limits::default()
+        },
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    e.start(request, |_| {}, move |r| tx.send(r).unwrap());
+    std::thread::sleep(Duration::from_millis(300));
+    e.stop();
+    let r = rx.recv().unwrap();
+    assert_eq!(r.depth, 5);
+}

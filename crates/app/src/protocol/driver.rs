@@ -6,6 +6,7 @@ use super::command::go::GoParams;
 use super::command::{parse_line, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
 use engine::score::MATE_BOUND;
+use engine::strength::{self, Strength};
 use engine::{Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -53,6 +54,11 @@ pub struct Session {
     start: Position,
     moves: Vec<Move>,
     banned: Vec<Move>,
+    /// The strength options: `Level` (10 is full strength), and `UCI_Elo`, which takes over
+    /// while `UCI_LimitStrength` is on.
+    level: u8,
+    limit_strength: bool,
+    elo: i32,
 }
 
 impl Session {
@@ -71,7 +77,20 @@ impl Session {
             start: Position::startpos(),
             moves: Vec::new(),
             banned: Vec::new(),
+            level: strength::MAX_LEVEL,
+            limit_strength: false,
+            elo: strength::MAX_ELO,
         }
+    }
+
+    /// Hands the strength options to the engine.
+    fn apply_strength(&mut self) {
+        let chosen = if self.limit_strength {
+            Some(Strength::elo(self.elo))
+        } else {
+            Some(Strength::level(self.level))
+        };
+        self.engine.set_strength(chosen);
     }
 
     fn say(&self, line: &str) {
@@ -191,6 +210,17 @@ impl Session {
         self.say("option name Clear Hash type button");
         self.say("option name UCI_ShowWDL type check default false");
         self.say("option name UCI_Variant type combo default xiangqi var xiangqi");
+        self.say(&format!(
+            "option name Level type spin default {max} min {min} max {max}",
+            min = strength::MIN_LEVEL,
+            max = strength::MAX_LEVEL
+        ));
+        self.say("option name UCI_LimitStrength type check default false");
+        self.say(&format!(
+            "option name UCI_Elo type spin default {max} min {min} max {max}",
+            min = strength::MIN_ELO,
+            max = strength::MAX_ELO
+        ));
         self.say("uciok");
     }
 
@@ -214,14 +244,21 @@ impl Session {
         self.say("option ponder type check default false");
         self.say("option multipv type spin min 1 max 128 default 1");
         self.say("option newgame type button");
+        self.say(&format!(
+            "option level type spin min {} max {max} default {max}",
+            strength::MIN_LEVEL,
+            max = strength::MAX_LEVEL
+        ));
         self.say("ucciok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
         let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
-        let flag = |v: Option<&str>| {
-            v.map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "on" | "1"))
+        let flag = |v: Option<&str>| match v?.trim().to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" | "yes" => Some(true),
+            "false" | "off" | "0" | "no" => Some(false),
+            _ => None,
         };
         if self.engine.is_searching() && !matches!(key.as_str(), "uci_showwdl") {
             self.complain(&format!("option {name} ignored: a search is running"));
@@ -266,6 +303,39 @@ impl Session {
                 Some(v) if v == "xiangqi" => self.with_settings(|s| s.ranks_1_to_10 = true),
                 Some(v) => self.complain(&format!("variant {v} is not supported; only xiangqi")),
                 None => self.complain("option UCI_Variant needs a value"),
+            },
+            "level" => match number(value) {
+                Some(n) if (1..=10).contains(&n) => {
+                    self.level = n as u8;
+                    self.apply_strength();
+                }
+                _ => self.complain(&format!(
+                    "option {name} needs a level from {} to {}",
+                    strength::MIN_LEVEL,
+                    strength::MAX_LEVEL
+                )),
+            },
+            "uci_limitstrength" => match flag(value) {
+                Some(on) => {
+                    self.limit_strength = on;
+                    self.apply_strength();
+                }
+                None => self.complain("option UCI_LimitStrength needs true or false"),
+            },
+            "uci_elo" => match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+                Some(elo) => {
+                    let clamped = elo.clamp(strength::MIN_ELO, strength::MAX_ELO);
+                    if clamped != elo {
+                        self.complain(&format!(
+                            "UCI_Elo {elo} is outside {}–{}; using {clamped}",
+                            strength::MIN_ELO,
+                            strength::MAX_ELO
+                        ));
+                    }
+                    self.elo = clamped;
+                    self.apply_strength();
+                }
+                None => self.complain("option UCI_Elo needs a number"),
             },
             "batch" | "debug" | "idle" | "promotion" | "bookfiles" | "evalfile" => {}
             _ => self.complain(&format!("unknown option {name}")),

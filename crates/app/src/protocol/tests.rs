@@ -289,3 +289,36 @@ mod garbled {
         }
     }
 }
+
+#[test]
+fn strength_options_are_listed_checked_and_applied() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    out.wait_for("uciok");
+    for option in [
+        "option name Level",
+        "UCI_LimitStrength",
+        "option name UCI_Elo",
+    ] {
+        assert!(out.text().contains(option), "{option} missing");
+    }
+    s.handle_line("setoption name Level value 0");
+    s.handle_line("setoption name UCI_Elo value 100");
+    s.handle_line("setoption name UCI_LimitStrength value maybe");
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    assert!(text.contains("needs a level from 1 to 10"), "{text}");
+    assert!(text.contains("UCI_Elo 100 is outside"), "{text}");
+    assert!(
+        text.contains("UCI_LimitStrength needs true or false"),
+        "{text}"
+    );
+    // Level 1 searches one ply; its report says so.
+    s.handle_line("setoption name Level value 1");
+    s.handle_line("position startpos");
+    s.handle_line("go movetime 5000");
+    out.wait_for("bestmove");
+    assert!(out.text().contains("info depth 1 "), "{}", out.text());
+    assert!(!out.text().contains("info depth 3 "), "{}", out.text());
+}

@@ -9,6 +9,7 @@
 use super::games::{lock, GameEntry, Job, SharedEntry};
 use super::AppState;
 use engine::score::{printed, Printed};
+use engine::strength::{self, Strength};
 use engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,29 +35,30 @@ pub enum JobKind {
     Review,
 }
 
-/// The difficulty levels: how deep or how long the computer thinks (one search thread).
-/// `(depth, milliseconds)`: a search stops at whichever limit comes first.
-pub const LEVELS: [(Option<u32>, Option<u64>); 10] = [
-    (Some(1), None),
-    (Some(2), None),
-    (Some(3), None),
-    (Some(4), None),
-    (Some(5), Some(1000)),
-    (Some(6), Some(1000)),
-    (Some(8), Some(2000)),
-    (None, Some(2000)),
-    (None, Some(5000)),
-    (None, Some(10_000)),
-];
+/// Longest the computer thinks at level 10, the full engine.
+pub const FULL_STRENGTH_MS: u64 = 3000;
+/// Longest a weakened level may think, whatever its node budget (a safety net for slow
+/// machines; on a typical one the budget runs out well before).
+pub const WEAKENED_CAP_MS: u64 = 2000;
 
-/// The search limits of difficulty `level` (1–10).
+/// The search limits of difficulty `level` (1–10): levels below 10 are bounded by their node
+/// budget (see [`level_strength`]) and a time cap; level 10 thinks for a fixed time.
 pub fn level_limits(level: u8) -> Limits {
-    let (depth, ms) = LEVELS[usize::from(level.clamp(1, 10)) - 1];
+    let ms = if level >= strength::MAX_LEVEL {
+        FULL_STRENGTH_MS
+    } else {
+        WEAKENED_CAP_MS
+    };
     Limits {
-        depth,
-        movetime: ms.map(Duration::from_millis),
+        movetime: Some(Duration::from_millis(ms)),
         ..Limits::default()
     }
+}
+
+/// How the computer weakens itself at difficulty `level` (`None` at level 10): the engine's
+/// calibrated levels, see `engine::strength`.
+pub fn level_strength(level: u8) -> Option<Strength> {
+    Some(Strength::level(level)).filter(|s| !s.is_full())
 }
 
 fn limits(depth: u32, ms: u64) -> Limits {
@@ -237,10 +239,12 @@ impl Lease {
     pub fn search(
         &mut self,
         request: SearchRequest,
+        strength: Option<Strength>,
         cancel: &AtomicBool,
         on_info: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Option<SearchResult> {
         let engine = self.engine.as_mut()?;
+        engine.set_strength(strength);
         let (tx, rx) = mpsc::channel();
         engine.start(request, on_info, move |result| {
             let _ = tx.send(result);
@@ -393,7 +397,12 @@ fn run(
             entry.analysis = Some(Analysis::new(kind, &info_root, info));
         }
     };
-    let result = lease.search(request, cancel, on_info);
+    // Only the computer's own moves are weakened; hints and analysis get the full engine.
+    let strength = match kind {
+        JobKind::Computer => level_strength(snap.level),
+        _ => None,
+    };
+    let result = lease.search(request, strength, cancel, on_info);
     drop(lease);
     let Some(result) = result else {
         return;
@@ -466,7 +475,7 @@ fn review(shared: &SharedEntry, lease: &mut Lease, cancel: &Arc<AtomicBool>, sna
         } else {
             let mut request = SearchRequest::new(snap.start.clone(), limits(8, 400));
             request.moves = snap.moves[..i].to_vec();
-            let Some(result) = lease.search(request, cancel, |_| {}) else {
+            let Some(result) = lease.search(request, None, cancel, |_| {}) else {
                 return;
             };
             (capped(result.score), result.best_move)

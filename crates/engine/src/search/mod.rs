@@ -7,6 +7,7 @@ mod repetition;
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
+use crate::strength::Candidate;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -105,8 +106,10 @@ pub struct SearchInfo {
 /// Options the search reads.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
-    /// Number of principal variations to report.
+    /// Number of principal variations to search.
     pub multipv: usize,
+    /// How many of them to report (a weakened level searches more lines than it shows).
+    pub reported_lines: usize,
     /// Time lost per move between engine and GUI.
     pub move_overhead: Duration,
 }
@@ -140,6 +143,8 @@ pub struct Worker<'a> {
     config: SearchConfig,
     /// Depth of the last completed iteration.
     pub completed_depth: u32,
+    /// The lines (root move and score) of the last completed iteration, best first.
+    completed_lines: Vec<Candidate>,
 }
 
 impl<'a> Worker<'a> {
@@ -203,7 +208,13 @@ impl<'a> Worker<'a> {
             time,
             config,
             completed_depth: 0,
+            completed_lines: Vec::new(),
         }
+    }
+
+    /// The root moves and scores of the last completed iteration's lines, best first.
+    pub fn completed_lines(&self) -> &[Candidate] {
+        &self.completed_lines
     }
 
     /// Nodes this worker has searched.
@@ -246,8 +257,14 @@ impl<'a> Worker<'a> {
             // Each line was searched on its own; present them best first.
             self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
+            self.completed_lines.clear();
+            self.completed_lines
+                .extend(self.root_moves[..multipv].iter().map(|rm| Candidate {
+                    mv: rm.mv,
+                    score: rm.score,
+                }));
             if self.id == 0 {
-                for pv_index in 0..multipv {
+                for pv_index in 0..multipv.min(self.config.reported_lines.max(1)) {
                     report(&self.info(depth, pv_index));
                 }
             }
