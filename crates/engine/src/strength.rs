@@ -42,14 +42,14 @@ pub struct Profile {
 /// cannon attacks); each step up roughly doubles the search and narrows the choice.
 pub const PROFILES: [Profile; 9] = [
     profile(None, Some(1), 8, 150.0, 1000),
-    profile(None, Some(2), 6, 100.0, 600),
-    profile(Some(1_500), None, 6, 70.0, 400),
-    profile(Some(4_000), None, 5, 50.0, 250),
-    profile(Some(10_000), None, 4, 35.0, 160),
-    profile(Some(25_000), None, 4, 25.0, 100),
-    profile(Some(60_000), None, 3, 16.0, 60),
-    profile(Some(150_000), None, 3, 10.0, 40),
-    profile(Some(400_000), None, 2, 5.0, 20),
+    profile(None, Some(1), 6, 80.0, 500),
+    profile(None, Some(2), 6, 80.0, 500),
+    profile(Some(1_500), None, 5, 60.0, 350),
+    profile(Some(3_000), None, 5, 45.0, 250),
+    profile(Some(6_000), None, 4, 35.0, 180),
+    profile(Some(15_000), None, 4, 25.0, 120),
+    profile(Some(40_000), None, 3, 15.0, 70),
+    profile(Some(120_000), None, 3, 8.0, 35),
 ];
 
 const fn profile(
