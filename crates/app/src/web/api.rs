@@ -15,6 +15,7 @@
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor |
+//! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 
 use super::error::ApiError;
 use super::games::{iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry};
@@ -53,6 +54,24 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/leave", post(leave))
         .route("/games/{id}/pgn", get(export_pgn))
         .route("/fen", post(check_fen))
+        .route("/levels", get(levels))
+}
+
+/// One difficulty level as the page lists it.
+#[derive(Serialize)]
+struct LevelView {
+    level: u8,
+    /// Elo estimate from the calibration matches (docs/STRENGTH.md).
+    elo: i32,
+}
+
+async fn levels() -> Json<Vec<LevelView>> {
+    Json(
+        (engine::strength::MIN_LEVEL..=engine::strength::MAX_LEVEL)
+            .zip(engine::strength::LEVEL_ELO)
+            .map(|(level, elo)| LevelView { level, elo })
+            .collect(),
+    )
 }
 
 /// `Json` whose rejections are [`ApiError`]s.

@@ -459,6 +459,18 @@ async fn hint_draw_settings_and_leave() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn levels_list_their_elo() {
+    let t = Test::new();
+    let (s, b) = t.call("GET", "/api/levels", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let levels = b.as_array().unwrap();
+    assert_eq!(levels.len(), 10);
+    assert_eq!(levels[0]["level"], 1);
+    let elo: Vec<i64> = levels.iter().map(|l| l["elo"].as_i64().unwrap()).collect();
+    assert!(elo.windows(2).all(|w| w[0] < w[1]), "{elo:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn import_list_delete_and_fen() {
     let t = Test::new();
     let text = "[Game \"Chinese Chess\"]\n[Red \"许银川\"]\n[Black \"吕钦\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n";

@@ -45,5 +45,6 @@ export const api = {
     return r.text();
   },
   checkFen: (fen) => request('POST', '/api/fen', { fen }),
+  levels: () => request('GET', '/api/levels'),
   leave: (id) => navigator.sendBeacon?.(`/api/games/${id}/leave`),
 };

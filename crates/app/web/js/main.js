@@ -448,14 +448,29 @@ function showEnd(state) {
 
 // ---- controls ----
 
+// Calibrated Elo per level, from the server once it answers (the menus work without it).
+let levelElo = [];
+
 function fillLevels(select) {
+  const chosen = select.value;
   select.replaceChildren();
   t('levelName').forEach((name, i) => {
     const o = document.createElement('option');
     o.value = String(i + 1);
-    o.textContent = `${i + 1} · ${name}`;
+    o.textContent = levelElo[i] ? `${i + 1} · ${name} (≈${levelElo[i]})` : `${i + 1} · ${name}`;
     select.appendChild(o);
   });
+  if (chosen) select.value = chosen;
+}
+
+async function loadLevelElo() {
+  try {
+    levelElo = (await api.levels()).map((l) => l.elo);
+    fillLevels($('level'));
+    fillLevels($('new-level'));
+  } catch {
+    // Only the Elo hints are missing; the levels themselves still work.
+  }
 }
 
 function setupControls() {
@@ -600,6 +615,7 @@ async function start() {
   applyTexts();
   updateToolButtons();
   setupControls();
+  loadLevelElo();
   window.addEventListener('pagehide', () => { if (app.game) api.leave(app.game.id); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   const saved = localStorage.getItem('xiangqi.game');
