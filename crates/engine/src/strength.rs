@@ -41,9 +41,9 @@ pub struct Profile {
 /// Level 1 sees one ply and captures (it takes hanging pieces but walks into forks and
 /// cannon attacks); each step up roughly doubles the search and narrows the choice.
 pub const PROFILES: [Profile; 9] = [
-    profile(None, Some(1), 8, 150.0, 1000),
-    profile(None, Some(1), 6, 80.0, 500),
-    profile(None, Some(2), 6, 80.0, 500),
+    profile(None, Some(1), 10, 250.0, 1500),
+    profile(None, Some(1), 6, 110.0, 600),
+    profile(None, Some(2), 6, 120.0, 600),
     profile(Some(1_500), None, 5, 60.0, 350),
     profile(Some(3_000), None, 5, 45.0, 250),
     profile(Some(6_000), None, 4, 35.0, 180),
