@@ -136,18 +136,15 @@ impl Strength {
             temperature: 0.0,
             max_loss: 0,
         });
-        let lerp = |a: f64, b: f64| a + (b - a) * fraction;
-        let nodes = match (low.nodes, high.nodes) {
-            (Some(a), Some(b)) => Some((a as f64).powf(1.0 - fraction) * (b as f64).powf(fraction)),
-            // From depth-limited to node-limited: take the upper level's budget once past
-            // the middle, the lower level's depth before it.
-            (None, Some(b)) if fraction >= 0.5 => Some(b as f64),
-            _ => None,
+        // Depth-limited levels cannot be blended: take the nearer one whole.
+        let (Some(low_nodes), Some(high_nodes)) = (low.nodes, high.nodes) else {
+            return Some(if fraction < 0.5 { low } else { high });
         };
-        let depth = if nodes.is_some() { None } else { low.depth };
+        let lerp = |a: f64, b: f64| a + (b - a) * fraction;
+        let nodes = (low_nodes as f64).powf(1.0 - fraction) * (high_nodes as f64).powf(fraction);
         Some(Profile {
-            nodes: nodes.map(|n| n.round() as u64),
-            depth,
+            nodes: Some(nodes.round() as u64),
+            depth: None,
             candidates: if fraction >= 0.5 {
                 high.candidates.max(1)
             } else {
@@ -228,8 +225,12 @@ mod tests {
                 || 300.0 * 3f64.powi(p.depth.unwrap() as i32 - 1),
                 |n| n as f64,
             );
+            // Each step searches more, or chooses more carefully with the same search.
             assert!(budget >= last_budget, "level {level}: {p:?}");
-            assert!(p.temperature <= last_temperature, "level {level}: {p:?}");
+            assert!(
+                budget > last_budget || p.temperature <= last_temperature,
+                "level {level}: {p:?}"
+            );
             assert!(p.candidates >= 1);
             last_budget = budget;
             last_temperature = p.temperature;
