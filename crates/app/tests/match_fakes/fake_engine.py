@@ -1,6 +1,6 @@
 """A fake Xiangqi engine for the `xiangqi match` tests.
 
-Usage: fake_engine.py MODE [ARG] [--ucci] [--log FILE] [--score CP]
+Usage: fake_engine.py MODE [ARG] [--ucci] [--log FILE] [--score CP] [--delay SECONDS]
 
 Modes (what it does on `go`):
   script M1,M2,...  plays move number k of the list, k = moves already in the game
@@ -14,7 +14,8 @@ Modes (what it does on `go`):
                     plays like `illegal` in later processes
   hang              never answers `go` (but still answers isready)
   slow SECONDS      sleeps, then plays like `illegal`
---ucci speaks UCCI instead of UCI; --log appends every received line to FILE.
+--ucci speaks UCCI instead of UCI; --log appends every received line to FILE; --delay makes
+`script` think that long before each move.
 """
 import os
 import sys
@@ -28,6 +29,9 @@ if "--log" in args:
     log = args[args.index("--log") + 1]
 if "--score" in args:
     score = int(args[args.index("--score") + 1])
+delay = 0.0
+if "--delay" in args:
+    delay = float(args[args.index("--delay") + 1])
 mode = args[0]
 arg = args[1] if len(args) > 1 else ""
 out = sys.stdout.buffer
@@ -75,6 +79,7 @@ for raw in sys.stdin:
     elif cmd == "go":
         gos += 1
         if mode == "script":
+            time.sleep(delay)
             line_moves = arg.split(",")
             if ucci:
                 say("info depth 1 score %d pv x" % score)

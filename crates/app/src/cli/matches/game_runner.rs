@@ -8,6 +8,7 @@
 //! and a ply cap end the rest.
 
 use super::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use super::clock::GameClock;
 use super::config::TimeControl;
 use super::engine_process::{EngineError, EngineSlot};
 use super::openings::Opening;
@@ -192,10 +193,7 @@ pub fn play_game(
             }
         }
     }
-    let mut clocks = slots.each_ref().map(|s| match s.spec.tc {
-        TimeControl::Clock { base, .. } => Some(base),
-        _ => None,
-    });
+    let mut clocks = slots.each_ref().map(|s| GameClock::new(s.spec.tc));
     let mut adjudicator = Adjudicator::new(rules.resign, rules.draw);
     let names_ref = [names[0].as_str(), names[1].as_str()];
     loop {
@@ -208,7 +206,6 @@ pub fn play_game(
         }
         let side = game.position().side_to_move();
         let name = names_ref[side.index()];
-        let other_tc = slots[side.other().index()].spec.tc;
         let slot = &mut *slots[side.index()];
         let spec = slot.spec;
         let notation = if spec.uci_variant {
@@ -216,7 +213,7 @@ pub fn play_game(
         } else {
             Notation::Iccs
         };
-        let (limit, wait) = go_limit(spec.tc, other_tc, &clocks, side, rules);
+        let (limit, wait) = go_limit(spec.tc, &clocks, side, rules);
         let Some(engine) = slot.process() else {
             let reason = format!("{name} is not running");
             return finish(moves, loss(side, Termination::Abandoned, reason));
@@ -230,7 +227,7 @@ pub fn play_game(
             Err(e) => {
                 // A hung or dead engine cannot be trusted with the next game.
                 slot.discard();
-                let end = match (e, clocks[side.index()]) {
+                let end = match (e, clocks[side.index()].map(|c| c.left())) {
                     (EngineError::NoAnswer { waited, .. }, Some(left)) => loss(
                         side,
                         Termination::TimeForfeit,
@@ -250,7 +247,8 @@ pub fn play_game(
                 return finish(moves, end);
             }
         };
-        if let (Some(left), TimeControl::Clock { inc, .. }) = (clocks[side.index()], spec.tc) {
+        if let Some(clock) = clocks[side.index()].as_mut() {
+            let left = clock.left();
             if reply.elapsed > left + rules.time_margin {
                 let reason = format!(
                     "{name} lost on time (took {} ms with {} ms left)",
@@ -259,7 +257,7 @@ pub fn play_game(
                 );
                 return finish(moves, loss(side, Termination::TimeForfeit, reason));
             }
-            clocks[side.index()] = Some(left.saturating_sub(reply.elapsed) + inc);
+            clock.punch(reply.elapsed);
         }
         let mv = match read_move(game.position(), &reply.best, notation, name) {
             Ok(Some(mv)) => mv,
@@ -303,11 +301,10 @@ pub fn play_game(
     }
 }
 
-/// The `go` limit of the side to move and how long to wait for its answer.
+/// The `go` limit of `side` (with time control `tc`) and how long to wait for its answer.
 fn go_limit(
     tc: TimeControl,
-    other_tc: TimeControl,
-    clocks: &[Option<Duration>; 2],
+    clocks: &[Option<GameClock>; 2],
     side: Color,
     rules: &GameRules,
 ) -> (GoLimit, Duration) {
@@ -315,19 +312,17 @@ fn go_limit(
         TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + MOVETIME_GRACE),
         TimeControl::Depth(d) => (GoLimit::Depth(d), rules.hang_timeout),
         TimeControl::Nodes(n) => (GoLimit::Nodes(n), rules.hang_timeout),
-        TimeControl::Clock { base, inc } => {
-            let own = clocks[side.index()].unwrap_or(base);
-            let opponent = match (other_tc, clocks[side.other().index()]) {
-                (TimeControl::Clock { inc, .. }, Some(left)) => Some((left, inc)),
-                _ => None,
-            };
+        TimeControl::Clock { base, inc, moves } => {
+            // Every clock control has its clock; a full one is only a stand-in.
+            let own = clocks[side.index()]
+                .unwrap_or_else(|| GameClock::full(base, inc, moves))
+                .side_time();
             let limit = GoLimit::Clock {
                 own,
-                own_inc: inc,
-                opponent,
+                opponent: clocks[side.other().index()].map(|c| c.side_time()),
                 red_to_move: side == Color::Red,
             };
-            (limit, own + rules.time_margin)
+            (limit, own.left + rules.time_margin)
         }
     }
 }
@@ -359,6 +354,7 @@ fn read_move(
 
 #[cfg(test)]
 mod tests {
+    use super::super::wire::SideTime;
     use super::*;
 
     #[test]
@@ -420,32 +416,39 @@ mod tests {
             draw: None,
         };
         let s = Duration::from_secs;
-        let clock = TimeControl::Clock {
+        let red_tc = TimeControl::Clock {
             base: s(60),
             inc: s(1),
+            moves: None,
         };
-        let clocks = [Some(s(30)), Some(s(40))];
-        let (limit, wait) = go_limit(clock, clock, &clocks, Color::Black, &rules);
+        let black_tc = TimeControl::Clock {
+            base: s(40),
+            inc: s(0),
+            moves: Some(10),
+        };
+        let mut clocks = [GameClock::new(red_tc), GameClock::new(black_tc)];
+        if let Some(red) = clocks[0].as_mut() {
+            red.punch(s(31));
+        }
+        let (limit, wait) = go_limit(black_tc, &clocks, Color::Black, &rules);
+        let side = |left, inc, movestogo| SideTime {
+            left: s(left),
+            inc: s(inc),
+            movestogo,
+        };
         assert_eq!(
             limit,
             GoLimit::Clock {
-                own: s(40),
-                own_inc: s(1),
-                opponent: Some((s(30), s(1))),
+                own: side(40, 0, Some(10)),
+                opponent: Some(side(30, 1, None)),
                 red_to_move: false
             }
         );
         assert_eq!(wait, s(40) + Duration::from_millis(100));
-        let (limit, wait) = go_limit(
-            TimeControl::MoveTime(s(2)),
-            clock,
-            &clocks,
-            Color::Red,
-            &rules,
-        );
+        let (limit, wait) = go_limit(TimeControl::MoveTime(s(2)), &clocks, Color::Red, &rules);
         assert_eq!(limit, GoLimit::MoveTime(s(2)));
         assert_eq!(wait, s(3));
-        let (_, wait) = go_limit(TimeControl::Depth(5), clock, &clocks, Color::Red, &rules);
+        let (_, wait) = go_limit(TimeControl::Depth(5), &clocks, Color::Red, &rules);
         assert_eq!(wait, s(60));
     }
 }

@@ -17,10 +17,11 @@
 //!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
 //! [`engine_process`] runs one engine, [`wire`] is the protocol text, [`game_runner`] plays one
-//! game, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
+//! game, [`clock`] keeps a side's time, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
 //! [`stats`] and [`sprt`] judge the results, [`report`] and [`pgn_out`] write them.
 
 pub mod adjudication;
+pub mod clock;
 pub mod config;
 pub mod engine_process;
 pub mod game_runner;
@@ -47,8 +48,10 @@ use tournament::MatchConfig;
 pub struct MatchArgs {
     /// One engine (repeat for each; two or more play a round robin): ONE argument holding
     /// key=value pairs separated by spaces: name=NAME cmd=PROGRAM [args="ARG …"]
-    /// [proto=uci|ucci] [tc=movetime:MS|depth:N|nodes:N|clock:SECONDS+INC] [uci-variant=true]
-    /// [option.NAME=VALUE …]. Quotes inside it group text with spaces.
+    /// [proto=uci|ucci] [tc=movetime:MS|depth:N|nodes:N|clock:SECONDS+INC|clock:MOVES/SECONDS+INC]
+    /// [uci-variant=true] [option.NAME=VALUE …]. Quotes inside it group text with spaces.
+    /// clock:40/60+0.5 gives 60 s for every 40 moves (added again after each 40th move of that
+    /// engine; book moves do not count) plus 0.5 s a move, and sends movestogo.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// key=value pairs applied to every engine before its own (e.g. "proto=ucci tc=depth:6").
