@@ -473,6 +473,86 @@ fn moves_per_period_clocks() {
     assert!(b_gos[1].contains(" movestogo 2 increment 100 "), "{b_log}");
 }
 
+/// The first move of every game in the PGN file, in file order.
+fn first_moves(pgn: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let games = xiangqi::read_pgn(text.as_bytes(), &xiangqi::pgn::IccsCodec).unwrap();
+    games
+        .iter()
+        .map(|g| {
+            g.main_line()
+                .first()
+                .map(|m| m.to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[test]
+fn shuffled_openings_follow_the_seed() {
+    let dir = TempDir::new("shuffle");
+    let openings = dir.file("openings.txt");
+    let file_order = ["h2e2", "b2e2", "c3c4", "g3g4", "h0g2", "b0c2"];
+    std::fs::write(&openings, file_order.join("\n")).unwrap();
+    let a = scripted("A", LINE, "depth:1");
+    let b = scripted("B", LINE, "depth:1");
+    // The book move fills the one ply allowed: no engine has to move.
+    let play = |pgn: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--openings",
+            openings.to_str().unwrap(),
+            "--max-plies",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = run_match(&args);
+        assert!(run.ok, "{}", run.stderr);
+        (first_moves(pgn), run.stderr)
+    };
+    let (plain, _) = play(&dir.file("plain.pgn"), &[]);
+    let twice = |m: &[&str]| {
+        m.iter()
+            .flat_map(|m| [m.to_string(), m.to_string()])
+            .collect()
+    };
+    let expected: Vec<String> = twice(&file_order);
+    assert_eq!(plain, expected);
+    let (first, stderr) = play(&dir.file("a.pgn"), &["--shuffle-openings", "--seed", "7"]);
+    assert!(
+        stderr.contains("openings shuffled with --seed 7"),
+        "{stderr}"
+    );
+    let (again, _) = play(&dir.file("b.pgn"), &["--shuffle-openings", "--seed", "7"]);
+    assert_eq!(first, again);
+    assert_ne!(first, plain);
+    let mut sorted = first.clone();
+    sorted.sort();
+    let mut expected_sorted = plain.clone();
+    expected_sorted.sort();
+    assert_eq!(sorted, expected_sorted);
+    // Colour-swapped pairs stay together.
+    assert!(first.chunks(2).all(|pair| pair[0] == pair[1]), "{first:?}");
+    // Without --seed one is drawn and printed, and repeats the order.
+    let (drawn, stderr) = play(&dir.file("c.pgn"), &["--shuffle-openings"]);
+    let seed = stderr
+        .split("--seed ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let (repeated, _) = play(&dir.file("d.pgn"), &["--shuffle-openings", "--seed", &seed]);
+    assert_eq!(drawn, repeated);
+    let run = run_match(&["--engine", &a, "--engine", &b, "--seed", "3"]);
+    assert!(!run.ok);
+    assert!(run.stderr.contains("--shuffle-openings"), "{}", run.stderr);
+}
+
 /// A sweep adds about ln(s1/s0) to the LLR per game: with [0, 100] twelve won pairs decide.
 #[test]
 fn sprt_stops_a_one_sided_match() {

@@ -61,6 +61,13 @@ pub struct MatchArgs {
     /// Each opening is played twice per pairing, colours swapped. Default: the start position.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Play the openings in a random order (the same in every round) instead of file order.
+    #[arg(long)]
+    shuffle_openings: bool,
+    /// The seed of --shuffle-openings: the same seed gives the same order. Without it a seed is
+    /// drawn and printed on stderr, so the order can be repeated (and a match resumed).
+    #[arg(long, value_name = "N", requires = "shuffle_openings")]
+    seed: Option<u64>,
     /// How many times to play the whole schedule.
     #[arg(long, default_value_t = 1, value_name = "N")]
     rounds: usize,
@@ -126,14 +133,27 @@ fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
     Ok(specs)
 }
 
-/// Turns the arguments into a match configuration, checking everything that can be checked
-/// before an engine runs.
-fn configure(args: &MatchArgs) -> Result<MatchConfig> {
-    let engines = engine_specs(args)?;
-    let openings = match &args.openings {
+/// The openings in the order they are played, and the seed they were shuffled with.
+fn opening_order(args: &MatchArgs) -> Result<(Vec<openings::Opening>, Option<u64>)> {
+    let mut openings = match &args.openings {
         Some(path) => openings::load_openings(path)?,
         None => vec![openings::Opening::startpos()],
     };
+    if !args.shuffle_openings {
+        return Ok((openings, None));
+    }
+    let seed = args
+        .seed
+        .unwrap_or_else(|| engine::random::Rng::from_time().next_u64());
+    openings::shuffle(&mut openings, seed);
+    Ok((openings, Some(seed)))
+}
+
+/// Turns the arguments into a match configuration, checking everything that can be checked
+/// before an engine runs. Also returns the seed the openings were shuffled with.
+fn configure(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>)> {
+    let engines = engine_specs(args)?;
+    let (openings, seed) = opening_order(args)?;
     if args.rounds == 0 || args.concurrency == 0 {
         bail!("--rounds and --concurrency must be at least 1");
     }
@@ -154,7 +174,7 @@ fn configure(args: &MatchArgs) -> Result<MatchConfig> {
         moves: args.draw_moves.max(1),
         after: args.draw_after,
     });
-    Ok(MatchConfig {
+    let cfg = MatchConfig {
         engines,
         openings,
         rounds: args.rounds,
@@ -172,12 +192,16 @@ fn configure(args: &MatchArgs) -> Result<MatchConfig> {
             debug: args.debug,
         },
         sprt,
-    })
+    };
+    Ok((cfg, seed))
 }
 
 /// Plays the match: progress on stderr, the summary on stdout, its last line the one-line result.
 pub fn run(args: &MatchArgs) -> Result<()> {
-    let cfg = configure(args)?;
+    let (cfg, seed) = configure(args)?;
+    if let Some(seed) = seed {
+        eprintln!("openings shuffled with --seed {seed}");
+    }
     // Start every engine once, so a wrong path or protocol fails now with a clear message.
     for spec in &cfg.engines {
         EngineProcess::start(spec, cfg.process)
