@@ -64,6 +64,19 @@ impl Termination {
             Termination::Abandoned => "abandoned",
         }
     }
+
+    /// The termination whose [`Termination::pgn_name`] is `name`.
+    pub fn from_pgn_name(name: &str) -> Option<Termination> {
+        [
+            Termination::Normal,
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::RulesInfraction,
+            Termination::Abandoned,
+        ]
+        .into_iter()
+        .find(|t| t.pgn_name() == name)
+    }
 }
 
 /// The result of a game and why.
@@ -386,6 +399,18 @@ mod tests {
         // Ranks 1-10: h3e3 is the central cannon.
         let m = read_move(&pos, &mv("h3e3"), Notation::UciRanks1To10, "X");
         assert_eq!(m.unwrap().unwrap().to_string(), "h2e2");
+    }
+
+    #[test]
+    fn termination_names_read_back() {
+        for t in [
+            Termination::Normal,
+            Termination::TimeForfeit,
+            Termination::Abandoned,
+        ] {
+            assert_eq!(Termination::from_pgn_name(t.pgn_name()), Some(t));
+        }
+        assert_eq!(Termination::from_pgn_name("Normal"), None);
     }
 
     #[test]

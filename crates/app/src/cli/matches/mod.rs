@@ -18,7 +18,8 @@
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
 //! [`engine_process`] runs one engine, [`wire`] is the protocol text, [`game_runner`] plays one
 //! game, [`clock`] keeps a side's time, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
-//! [`stats`] and [`sprt`] judge the results, [`report`] and [`pgn_out`] write them.
+//! [`stats`] and [`sprt`] judge the results, [`report`] and [`pgn_out`] write them, [`resume`]
+//! reads them back.
 
 pub mod adjudication;
 pub mod clock;
@@ -28,6 +29,7 @@ pub mod game_runner;
 pub mod openings;
 pub mod pgn_out;
 pub mod report;
+pub mod resume;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
@@ -77,6 +79,11 @@ pub struct MatchArgs {
     /// Append the games to this PGN file (ICCS moves, `{score/depth time}` comments).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Continue a match that was stopped: the games already in the --pgn file (written by the
+    /// same command) count and are not played again; new games are appended. The file's games
+    /// must belong to this match: same engines in the same order, same openings, same --seed.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
     /// The PGN `Event` tag.
     #[arg(long, default_value = "xiangqi match")]
     event: String,
@@ -202,14 +209,28 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     if let Some(seed) = seed {
         eprintln!("openings shuffled with --seed {seed}");
     }
+    let names: Vec<&str> = cfg.engines.iter().map(|s| s.name.as_str()).collect();
+    let done = match (&args.pgn, args.resume) {
+        (Some(path), true) => {
+            let (_, schedule) = tournament::schedule_of(&cfg);
+            let done = resume::load(path, &schedule, &cfg.openings, &names)?;
+            eprintln!(
+                "resuming: {} of {} games already in {}",
+                done.len(),
+                schedule.len(),
+                path.display()
+            );
+            done
+        }
+        _ => Vec::new(),
+    };
     // Start every engine once, so a wrong path or protocol fails now with a clear message.
     for spec in &cfg.engines {
         EngineProcess::start(spec, cfg.process)
             .map_err(|e| anyhow::anyhow!("engine {} {e}", spec.name))?;
     }
-    let names: Vec<&str> = cfg.engines.iter().map(|s| s.name.as_str()).collect();
     let date = pgn_out::today();
-    let results = tournament::run(&cfg, |game, played, results| {
+    let results = tournament::run(&cfg, &done, |game, played, results| {
         let players = [names[game.red], names[game.black]];
         let first = names[results.pairings[game.pairing].0];
         eprintln!(
