@@ -1,6 +1,7 @@
 """A fake Xiangqi engine for the `xiangqi match` tests.
 
 Usage: fake_engine.py MODE [ARG] [--ucci] [--log FILE] [--score CP] [--delay SECONDS]
+                      [--pidfile FILE] [--stubborn]
 
 Modes (what it does on `go`):
   script M1,M2,...  plays move number k of the list, k = moves already in the game
@@ -15,9 +16,11 @@ Modes (what it does on `go`):
   hang              never answers `go` (but still answers isready)
   slow SECONDS      sleeps, then plays like `illegal`
 --ucci speaks UCCI instead of UCI; --log appends every received line to FILE; --delay makes
-`script` think that long before each move.
+`script` think that long before each move; --pidfile appends the process id to FILE;
+--stubborn ignores `quit` and SIGTERM (only SIGKILL ends it).
 """
 import os
+import signal
 import sys
 import time
 
@@ -32,6 +35,12 @@ if "--score" in args:
 delay = 0.0
 if "--delay" in args:
     delay = float(args[args.index("--delay") + 1])
+stubborn = "--stubborn" in args
+if stubborn:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if "--pidfile" in args:
+    with open(args[args.index("--pidfile") + 1], "a") as f:
+        f.write("%d\n" % os.getpid())
 mode = args[0]
 arg = args[1] if len(args) > 1 else ""
 out = sys.stdout.buffer
@@ -108,7 +117,11 @@ for raw in sys.stdin:
         elif mode == "slow":
             time.sleep(float(arg))
             say("bestmove e3e5")
-    elif cmd == "quit":
+    elif cmd == "quit" and not stubborn:
         if ucci:
             say("bye")
         break
+
+# A stubborn engine outlives its input too.
+while stubborn:
+    time.sleep(1)

@@ -6,6 +6,7 @@
 //! `bestmove` arrived, not when the match got round to looking.
 
 use super::config::{EngineSpec, Protocol};
+use super::process_group;
 use super::wire::{parse_bestmove, parse_info, BestMove, Info};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -24,8 +25,11 @@ const LINE_QUEUE: usize = 4096;
 /// How often a wait looks at the abort flag.
 const POLL: Duration = Duration::from_millis(50);
 
-/// How long a quitting engine gets before it is killed.
+/// How long a quitting engine gets before its process group is sent `SIGTERM`.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// How long the group gets after `SIGTERM` before `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_millis(300);
 
 /// `timeout` from now; a timeout too large for the clock (`--hang-timeout` of a few centuries)
 /// means a year, not a panic.
@@ -119,7 +123,8 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the program of `spec`, does the handshake (`uci`/`ucci`, options, `isready`).
     pub fn start(spec: &EngineSpec, settings: ProcessSettings) -> Result<Self, EngineError> {
-        let mut child = Command::new(&spec.cmd)
+        let mut command = Command::new(&spec.cmd);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -127,7 +132,9 @@ impl EngineProcess {
                 Stdio::inherit()
             } else {
                 Stdio::null()
-            })
+            });
+        process_group::start_own_group(&mut command);
+        let mut child = command
             .spawn()
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
         let (stdin, stdout) = (child.stdin.take(), child.stdout.take());
@@ -353,6 +360,22 @@ impl EngineProcess {
         }
     }
 
+    /// Reads (and drops) output until it closes or `timeout` passes; whether it closed.
+    fn wait_closed(&mut self, timeout: Duration) -> bool {
+        let deadline = deadline_after(timeout);
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            match self.lines.recv_timeout(deadline - now) {
+                Ok(line) => self.log_in(&line.text),
+                Err(RecvTimeoutError::Timeout) => return false,
+                Err(RecvTimeoutError::Disconnected) => return true,
+            }
+        }
+    }
+
     /// The exit status once the program has exited (waiting briefly, as the output closes just
     /// before the process is gone), or `None`.
     fn exit_status(&mut self) -> Option<String> {
@@ -368,23 +391,29 @@ impl EngineProcess {
 }
 
 impl Drop for EngineProcess {
-    /// Asks the engine to quit, closes its input, and kills it if it is still there after a
-    /// short grace time. Always reaps the process.
+    /// Asks the engine to quit and closes its input; then whatever is left of its process group
+    /// (a hung engine, the programs a wrapper script started) gets `SIGTERM` and, if its output
+    /// is still open after a short grace time, `SIGKILL`. Always reaps the process.
     fn drop(&mut self) {
-        if self.is_alive() {
-            let _ = self.send("quit");
+        if let Some(stdin) = self.stdin.as_mut() {
+            if self.debug {
+                eprintln!("{} < quit", self.name);
+            }
+            // Straight to the pipe, not through `send`: a dead engine needs no diagnosis here.
+            let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
         }
         self.stdin = None;
-        let deadline = Instant::now() + QUIT_GRACE;
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
+        // The output closes once the engine and everything it started have exited.
+        let closed = self.wait_closed(QUIT_GRACE);
+        // Signalled before the leader is reaped (unless a crash was reaped earlier), so its
+        // process id, the group's id, cannot have been reused by an unrelated process.
+        let leader = self.child.id();
+        if process_group::signal_group(leader, "TERM") && !closed {
+            self.wait_closed(TERM_GRACE);
         }
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
+        process_group::signal_group(leader, "KILL");
+        // Without process groups (or without `kill`), at least the program itself.
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

@@ -10,24 +10,30 @@
 //!   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 //! ```
 //!
+//! Engines run in process groups of their own, so that stopping one (a hung engine, the end of
+//! the match, Ctrl-C) stops whatever a wrapper script started too.
+//!
 //! Progress goes to stderr, one line per finished game; the summary to stdout, whose last line
 //! sums the match up: `A vs B: W 40 D 30 L 30 (55.0%) Elo +34.9 ± 57.7 LLR 0.19 [-2.94, 2.94]
 //! inconclusive` (the SPRT part only with `--sprt`), or the standings with three or more
 //! engines. Counts and Elo are from the side of the first engine of each pairing.
 //!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
-//! [`engine_process`] runs one engine, [`wire`] is the protocol text, [`game_runner`] plays one
-//! game, [`clock`] keeps a side's time, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
-//! [`stats`] and [`sprt`] judge the results, [`report`] and [`pgn_out`] write them, [`resume`]
-//! reads them back.
+//! [`engine_process`] runs one engine (in its own [`process_group`]), [`wire`] is the protocol
+//! text, [`game_runner`] plays one game, [`clock`] keeps a side's time, [`adjudication`] ends
+//! games on scores, [`tournament`] schedules and runs the games, [`stats`] and [`sprt`] judge
+//! the results, [`report`] and [`pgn_out`] write them, [`resume`] reads them back,
+//! [`interrupt`] stops the match on Ctrl-C.
 
 pub mod adjudication;
 pub mod clock;
 pub mod config;
 pub mod engine_process;
 pub mod game_runner;
+pub mod interrupt;
 pub mod openings;
 pub mod pgn_out;
+pub mod process_group;
 pub mod report;
 pub mod resume;
 pub mod sprt;
@@ -47,6 +53,12 @@ use tournament::MatchConfig;
 
 /// Arguments of `match`.
 #[derive(Args)]
+#[command(
+    after_help = "Engines run in process groups of their own: an engine that hangs, or \
+every engine when the match ends, gets `quit`, then its whole group (a wrapper script and what it \
+started) SIGTERM and SIGKILL. Ctrl-C stops the match that way, prints the summary so far and \
+exits with an error; --resume continues it."
+)]
 pub struct MatchArgs {
     /// One engine (repeat for each; two or more play a round robin): ONE argument holding
     /// key=value pairs separated by spaces: name=NAME cmd=PROGRAM [args="ARG …"]
@@ -229,8 +241,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         EngineProcess::start(spec, cfg.process)
             .map_err(|e| anyhow::anyhow!("engine {} {e}", spec.name))?;
     }
+    let interrupt = interrupt::watch_ctrl_c();
     let date = pgn_out::today();
-    let results = tournament::run(&cfg, &done, |game, played, results| {
+    let results = tournament::run(&cfg, &done, &interrupt, |game, played, results| {
         let players = [names[game.red], names[game.black]];
         let first = names[results.pairings[game.pairing].0];
         eprintln!(
@@ -266,6 +279,18 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     })?;
     for line in report::summary(&results, &names, cfg.sprt.as_ref()) {
         outln!("{line}");
+    }
+    if results.interrupted {
+        let resume = if args.pgn.is_some() {
+            "; --resume continues it"
+        } else {
+            ""
+        };
+        bail!(
+            "interrupted after {} of {} games{resume}",
+            results.played,
+            results.scheduled
+        );
     }
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! threads (`--concurrency`) take the next game from a shared counter and play it with their own
 //! engine processes, which they keep between games. Finished games come back to the calling
 //! thread over a channel: it alone counts results, prints progress, writes PGN and runs the
-//! SPRT, so none of that needs a lock. Stopping (SPRT decided, or an error) sets a flag that
-//! every wait of every worker looks at; games still running are then dropped uncounted.
+//! SPRT, so none of that needs a lock. Stopping (SPRT decided, an error, or Ctrl-C) sets a flag
+//! that every wait of every worker looks at; games still running are then dropped uncounted.
 
 use super::config::EngineSpec;
 use super::engine_process::{EngineSlot, ProcessSettings};
@@ -17,9 +17,13 @@ use super::stats::PairingStats;
 use anyhow::Result;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
+use std::time::Duration;
 use xiangqi::Color;
+
+/// How often the collecting thread looks at the interrupt flag while no game finishes.
+const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -107,6 +111,8 @@ pub struct MatchResults {
     pub endings: Vec<(Termination, u32)>,
     /// The SPRT's decision when it stopped the match.
     pub stopped_by_sprt: Option<Decision>,
+    /// The match was interrupted (Ctrl-C); games still running were dropped.
+    pub interrupted: bool,
     /// First engine's points in the first game of pairs still waiting for their second game.
     pending: HashMap<usize, f64>,
 }
@@ -164,10 +170,12 @@ pub fn schedule_of(cfg: &MatchConfig) -> (Vec<(usize, usize)>, Vec<ScheduledGame
 
 /// Plays the match. The games in `done` (from `--resume`) count first and are not played again.
 /// `on_game` sees every finished game with the results including it; an error from it stops
-/// the match. Returns the results (complete unless the SPRT stopped early).
+/// the match, and so does `interrupt` becoming true (Ctrl-C). Returns the results (complete
+/// unless the SPRT or an interruption stopped the match early).
 pub fn run(
     cfg: &MatchConfig,
     done: &[DoneGame],
+    interrupt: &AtomicBool,
     mut on_game: impl FnMut(&ScheduledGame, &PlayedGame, &MatchResults) -> Result<()>,
 ) -> Result<MatchResults> {
     let (pairings, games) = schedule_of(cfg);
@@ -199,7 +207,18 @@ pub fn run(
         }
         drop(tx);
         let outcome = (|| -> Result<()> {
-            for (index, played) in &rx {
+            loop {
+                let (index, played) = match rx.recv_timeout(INTERRUPT_POLL) {
+                    Ok(finished) => finished,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if interrupt.load(Ordering::Relaxed) {
+                            results.interrupted = true;
+                            break;
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                };
                 let game = &games[index];
                 results.record(game, &played.end);
                 on_game(game, &played, &results)?;
