@@ -74,6 +74,8 @@ pub struct EngineSpec {
     pub uci_variant: bool,
     /// The time control.
     pub tc: TimeControl,
+    /// Think on the opponent's time (`go ponder` on the expected reply); clocks only.
+    pub ponder: bool,
 }
 
 /// Why a specification could not be read.
@@ -86,7 +88,7 @@ pub enum SpecError {
     #[error("{0:?} is not key=value")]
     NotKeyValue(String),
     /// A key this tool does not know.
-    #[error("unknown key {0:?} (known: name cmd args proto tc uci-variant option.NAME)")]
+    #[error("unknown key {0:?} (known: name cmd args proto tc ponder uci-variant option.NAME)")]
     UnknownKey(String),
     /// A value that does not fit its key.
     #[error("bad value {value:?} for {key}: {expected}")]
@@ -104,6 +106,17 @@ pub enum SpecError {
     /// No `tc=` here nor in `--each`.
     #[error("no tc= (time control) for engine {0}: give one in --engine or --each")]
     MissingTimeControl(String),
+    /// `ponder=true` with a time control that has no clock.
+    #[error(
+        "engine {name}: ponder=true needs a clock (tc=clock:…), not tc={tc}: a pondering engine \
+         thinks while its opponent does, which only a clock keeps fair"
+    )]
+    PonderWithoutClock {
+        /// The engine.
+        name: String,
+        /// Its time control.
+        tc: TimeControl,
+    },
 }
 
 /// Splits `text` into tokens at unquoted white space, removing the quotes.
@@ -213,6 +226,7 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
     let mut protocol = Protocol::Uci;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut uci_variant = false;
+    let mut ponder = false;
     let mut tc = None;
     for token in tokens {
         let (key, value) = token
@@ -248,13 +262,8 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
                     _ => return Err(bad("uci or ucci")),
                 }
             }
-            "uci-variant" => {
-                uci_variant = match value.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "1" | "on" => true,
-                    "false" | "no" | "0" | "off" => false,
-                    _ => return Err(bad("true or false")),
-                }
-            }
+            "uci-variant" => uci_variant = parse_flag(value).ok_or_else(|| bad("true or false"))?,
+            "ponder" => ponder = parse_flag(value).ok_or_else(|| bad("true or false"))?,
             "tc" => tc = Some(parse_time_control(value)?),
             _ => return Err(SpecError::UnknownKey(key.to_string())),
         }
@@ -262,6 +271,9 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
     let cmd = cmd.ok_or_else(|| SpecError::MissingCmd(tokens.join(" ")))?;
     let name = name.unwrap_or_else(|| default_name(&cmd));
     let tc = tc.ok_or_else(|| SpecError::MissingTimeControl(name.clone()))?;
+    if ponder && !matches!(tc, TimeControl::Clock { .. }) {
+        return Err(SpecError::PonderWithoutClock { name, tc });
+    }
     Ok(EngineSpec {
         name,
         cmd,
@@ -270,7 +282,17 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
         options,
         uci_variant,
         tc,
+        ponder,
     })
+}
+
+/// `true`, `yes`, `1`, `on` or their opposites, in any case.
+fn parse_flag(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" | "on" => Some(true),
+        "false" | "no" | "0" | "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// The file name of the program, without directories.
@@ -420,5 +442,18 @@ mod tests {
             parse("cmd=x tc=depth:1 option.=1"),
             Err(SpecError::BadValue { .. })
         ));
+        assert!(matches!(
+            parse("cmd=x tc=depth:1 ponder=maybe"),
+            Err(SpecError::BadValue { .. })
+        ));
+        let err = parse("name=P cmd=x tc=movetime:100 ponder=true").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "engine P: ponder=true needs a clock (tc=clock:…), not tc=movetime:100: a pondering \
+             engine thinks while its opponent does, which only a clock keeps fair"
+        );
+        assert!(parse("cmd=x tc=depth:1 ponder=false").is_ok());
+        let spec = parse("cmd=x tc=clock:40/60 ponder=on").unwrap();
+        assert!(spec.ponder);
     }
 }

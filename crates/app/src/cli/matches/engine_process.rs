@@ -117,6 +117,8 @@ pub struct EngineProcess {
     millis: bool,
     /// UCCI: the engine offered the `newgame` button.
     newgame_button: bool,
+    /// A `go ponder` is running (no `ponderhit` or `stop` yet).
+    pondering: bool,
     debug: bool,
 }
 
@@ -177,6 +179,7 @@ impl EngineProcess {
             lines,
             millis: false,
             newgame_button: false,
+            pondering: false,
             debug: settings.debug,
         };
         if let Err(e) = reader {
@@ -214,6 +217,13 @@ impl EngineProcess {
         }
         if spec.uci_variant {
             self.set_option("UCI_Variant", "xiangqi")?;
+        }
+        // Engines that offer it may plan their time knowing they will ponder.
+        if spec.ponder && offers("ponder") {
+            match self.protocol {
+                Protocol::Uci => self.set_option("Ponder", "true")?,
+                Protocol::Ucci => self.set_option("ponder", "true")?,
+            }
         }
         for (name, value) in &spec.options {
             self.set_option(name, value)?;
@@ -268,6 +278,61 @@ impl EngineProcess {
         sync_timeout: Duration,
         abort: &AtomicBool,
     ) -> Result<SearchReply, EngineError> {
+        let sent = self.start_search(position, go, sync_timeout)?;
+        self.await_bestmove(go, sent, limit, abort)
+    }
+
+    /// Starts a ponder search: `position` (the game with the expected reply played) and a
+    /// `go ponder …` command, after `isready` as for [`EngineProcess::search`]. The engine
+    /// thinks until [`EngineProcess::ponderhit`] or [`EngineProcess::stop_pondering`].
+    pub fn ponder(
+        &mut self,
+        position: &str,
+        go_ponder: &str,
+        sync_timeout: Duration,
+    ) -> Result<(), EngineError> {
+        self.start_search(position, go_ponder, sync_timeout)?;
+        self.pondering = true;
+        Ok(())
+    }
+
+    /// The opponent played the expected move: `ponderhit`, then waits for `bestmove` until
+    /// `limit` after it. The time counts from the `ponderhit`: pondering is free.
+    pub fn ponderhit(
+        &mut self,
+        limit: Duration,
+        abort: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
+        self.pondering = false;
+        self.send("ponderhit")?;
+        self.await_bestmove("ponderhit", Instant::now(), limit, abort)
+    }
+
+    /// The opponent played another move (or the game ended): `stop`, and the `bestmove` that
+    /// answers it is read and thrown away within `timeout`, so that it cannot pass for the
+    /// answer to the next search.
+    pub fn stop_pondering(
+        &mut self,
+        timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<(), EngineError> {
+        if !self.pondering {
+            return Ok(());
+        }
+        self.pondering = false;
+        self.send("stop")?;
+        self.await_bestmove("stop", Instant::now(), timeout, abort)
+            .map(|_| ())
+    }
+
+    /// Sends `position` and `go` after an `isready` within `sync_timeout`; returns when the
+    /// `go` went out.
+    fn start_search(
+        &mut self,
+        position: &str,
+        go: &str,
+        sync_timeout: Duration,
+    ) -> Result<Instant, EngineError> {
         self.sync(sync_timeout)?;
         // Lines left over from before (late `info`) must not count for this move.
         while let Ok(line) = self.lines.try_recv() {
@@ -275,10 +340,21 @@ impl EngineProcess {
         }
         self.send(position)?;
         self.send(go)?;
-        let sent = Instant::now();
+        Ok(Instant::now())
+    }
+
+    /// Waits until `limit` from now for `bestmove`, which answers `command` sent at `sent`;
+    /// keeps the best-looking scored `info` on the way (of the first PV, exact over bounds).
+    fn await_bestmove(
+        &mut self,
+        command: &str,
+        sent: Instant,
+        limit: Duration,
+        abort: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
         let deadline = deadline_after(limit);
         let mut info: Option<Info> = None;
-        let (best, at) = self.wait_for(go, "bestmove", deadline, Some(abort), |text| {
+        let (best, at) = self.wait_for(command, "bestmove", deadline, Some(abort), |text| {
             if let Some(new) = parse_info(text).filter(|i| i.score.is_some()) {
                 let first_pv = new.multipv.is_none_or(|n| n == 1);
                 let better = !new.bound || info.is_none_or(|old| old.bound);
@@ -457,6 +533,16 @@ impl<'a> EngineSlot<'a> {
     /// The running process, if any.
     pub fn process(&mut self) -> Option<&mut EngineProcess> {
         self.process.as_mut()
+    }
+
+    /// Ends a ponder search that is still running (the game is over); a process that does not
+    /// answer the `stop` is discarded.
+    pub fn stop_pondering(&mut self, timeout: Duration, abort: &AtomicBool) {
+        if let Some(process) = self.process.as_mut() {
+            if process.stop_pondering(timeout, abort).is_err() {
+                self.discard();
+            }
+        }
     }
 
     /// Kills the process (after a crash, a hang or a timeout); the next game starts a new one.

@@ -12,7 +12,8 @@ use super::clock::GameClock;
 use super::config::TimeControl;
 use super::engine_process::{EngineError, EngineSlot};
 use super::openings::Opening;
-use super::wire::{go_command, position_command, BestMove, GoLimit, Score};
+use super::ponder::{self, expected_reply};
+use super::wire::{notation, BestMove, GoLimit, Score};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use xiangqi::{parse_move_as, Color, Game, Move, Notation, NotationError, Outcome, Position};
@@ -170,7 +171,22 @@ fn rules_end(outcome: Outcome, names: [&str; 2]) -> GameEnd {
 /// stopped (`abort`) before the game ended.
 pub fn play_game(
     opening: &Opening,
-    players: [&mut EngineSlot<'_>; 2],
+    mut players: [&mut EngineSlot<'_>; 2],
+    rules: &GameRules,
+    abort: &AtomicBool,
+) -> Option<PlayedGame> {
+    let played = play_moves(opening, &mut players, rules, abort);
+    // The engine that did not make the last move may still be pondering on it.
+    for slot in players {
+        slot.stop_pondering(rules.sync_timeout, abort);
+    }
+    played
+}
+
+/// [`play_game`] up to the end of the game.
+fn play_moves(
+    opening: &Opening,
+    players: &mut [&mut EngineSlot<'_>; 2],
     rules: &GameRules,
     abort: &AtomicBool,
 ) -> Option<PlayedGame> {
@@ -209,6 +225,9 @@ pub fn play_game(
     let mut clocks = slots.each_ref().map(|s| GameClock::new(s.spec.tc));
     let mut adjudicator = Adjudicator::new(rules.resign, rules.draw);
     let names_ref = [names[0].as_str(), names[1].as_str()];
+    // Who will ponder on which reply once the game is known to go on; who is pondering on what.
+    let mut ponder_next: Option<(Color, Move)> = None;
+    let mut pondering_on: [Option<Move>; 2] = [None; 2];
     loop {
         if let Some(outcome) = game.outcome() {
             return finish(moves, rules_end(outcome, names_ref));
@@ -219,29 +238,29 @@ pub fn play_game(
         }
         let side = game.position().side_to_move();
         let name = names_ref[side.index()];
+        // The side that just moved ponders on its expected reply now that the game goes on.
+        if let Some((ponderer, expected)) = ponder_next.take() {
+            let slot = &mut *slots[ponderer.index()];
+            if ponder::start(slot, ponderer, &game, expected, &clocks, rules) {
+                pondering_on[ponderer.index()] = Some(expected);
+            }
+        }
         let slot = &mut *slots[side.index()];
         let spec = slot.spec;
-        let notation = if spec.uci_variant {
-            Notation::UciRanks1To10
-        } else {
-            Notation::Iccs
-        };
-        let (limit, wait) = go_limit(spec.tc, &clocks, side, rules);
-        let Some(engine) = slot.process() else {
-            let reason = format!("{name} is not running");
-            return finish(moves, loss(side, Termination::Abandoned, reason));
-        };
-        let played: Vec<Move> = game.moves().collect();
-        let position = position_command(spec.protocol, notation, game.start(), &played);
-        let go = go_command(spec.protocol, limit, engine.millis());
-        let reply = match engine.search(&position, &go, wait, rules.sync_timeout, abort) {
+        let expected = pondering_on[side.index()].take();
+        let reply = match ponder::ask(slot, side, &game, expected, &clocks, rules, abort) {
             Ok(reply) => reply,
             Err(EngineError::Aborted) => return None,
             Err(e) => {
                 // A hung or dead engine cannot be trusted with the next game.
                 slot.discard();
-                let end = match (e, clocks[side.index()].map(|c| c.left())) {
-                    (EngineError::NoAnswer { waited, .. }, Some(left)) => loss(
+                let end = match (&e, clocks[side.index()].map(|c| c.left())) {
+                    (
+                        EngineError::NoAnswer {
+                            command, waited, ..
+                        },
+                        Some(left),
+                    ) if is_search(command) => loss(
                         side,
                         Termination::TimeForfeit,
                         format!(
@@ -250,16 +269,22 @@ pub fn play_game(
                             left.as_millis()
                         ),
                     ),
-                    (EngineError::NoAnswer { waited, .. }, None) => loss(
+                    (
+                        EngineError::NoAnswer {
+                            command, waited, ..
+                        },
+                        None,
+                    ) if is_search(command) => loss(
                         side,
                         Termination::Abandoned,
                         format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
                     ),
-                    (e, _) => loss(side, Termination::Abandoned, format!("{name} {e}")),
+                    _ => loss(side, Termination::Abandoned, format!("{name} {e}")),
                 };
                 return finish(moves, end);
             }
         };
+        let notation = notation(spec.uci_variant);
         if let Some(clock) = clocks[side.index()].as_mut() {
             let left = clock.left();
             if reply.elapsed > left + rules.time_margin {
@@ -282,9 +307,13 @@ pub fn play_game(
                 return finish(moves, loss(side, Termination::RulesInfraction, reason));
             }
         };
+        let before = game.position().clone();
         if let Err(e) = game.play(mv) {
             let reason = format!("{name} played an illegal move ({e})");
             return finish(moves, loss(side, Termination::RulesInfraction, reason));
+        }
+        if spec.ponder {
+            ponder_next = expected_reply(&before, mv, &reply.best, notation).map(|p| (side, p));
         }
         let score = reply.info.and_then(|i| i.score);
         moves.push(MoveNote {
@@ -314,8 +343,14 @@ pub fn play_game(
     }
 }
 
+/// Whether `command` asked for a move (so running out of time on it is a forfeit or a hang),
+/// rather than for `readyok` or the answer to `stop`.
+fn is_search(command: &str) -> bool {
+    command.starts_with("go") || command == "ponderhit"
+}
+
 /// The `go` limit of `side` (with time control `tc`) and how long to wait for its answer.
-fn go_limit(
+pub fn go_limit(
     tc: TimeControl,
     clocks: &[Option<GameClock>; 2],
     side: Color,
@@ -375,6 +410,7 @@ mod tests {
         let pos = Position::startpos();
         let mv = |t: &str| BestMove::Move {
             text: t.to_string(),
+            ponder: None,
             resign: false,
         };
         let read = |b: &BestMove| read_move(&pos, b, Notation::Iccs, "X");
@@ -393,6 +429,7 @@ mod tests {
         assert!(read(&BestMove::Empty).is_err());
         let resign = BestMove::Move {
             text: "h2e2".into(),
+            ponder: None,
             resign: true,
         };
         assert_eq!(read(&resign), Ok(None));

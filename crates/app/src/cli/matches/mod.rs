@@ -33,6 +33,7 @@ pub mod game_runner;
 pub mod interrupt;
 pub mod openings;
 pub mod pgn_out;
+pub mod ponder;
 pub mod process_group;
 pub mod report;
 pub mod resume;
@@ -63,9 +64,12 @@ pub struct MatchArgs {
     /// One engine (repeat for each; two or more play a round robin): ONE argument holding
     /// key=value pairs separated by spaces: name=NAME cmd=PROGRAM [args="ARG …"]
     /// [proto=uci|ucci] [tc=movetime:MS|depth:N|nodes:N|clock:SECONDS+INC|clock:MOVES/SECONDS+INC]
-    /// [uci-variant=true] [option.NAME=VALUE …]. Quotes inside it group text with spaces.
-    /// clock:40/60+0.5 gives 60 s for every 40 moves (added again after each 40th move of that
-    /// engine; book moves do not count) plus 0.5 s a move, and sends movestogo.
+    /// [ponder=true] [uci-variant=true] [option.NAME=VALUE …]. Quotes inside it group text
+    /// with spaces. clock:40/60+0.5 gives 60 s for every 40 moves (added again after each 40th
+    /// move of that engine; book moves do not count) plus 0.5 s a move, and sends movestogo.
+    /// ponder=true (clock controls only) lets the engine think on the opponent's time after
+    /// `bestmove M ponder P` (`go ponder`, then `ponderhit` or `stop`); only the time after
+    /// `ponderhit` is charged.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// key=value pairs applied to every engine before its own (e.g. "proto=ucci tc=depth:6").

@@ -91,6 +91,8 @@ pub enum BestMove {
     Move {
         /// The token after `bestmove`.
         text: String,
+        /// The token after `ponder`: the reply the engine expects, not yet checked.
+        ponder: Option<String>,
         /// UCCI `resign` after the move.
         resign: bool,
     },
@@ -112,13 +114,29 @@ pub fn parse_bestmove(line: &str) -> Option<BestMove> {
             if matches!(text, "(none)" | "0000" | "none" | "null") {
                 return Some(BestMove::NoMove);
             }
-            let resign = tokens.any(|t| t == "resign");
+            let rest: Vec<&str> = tokens.collect();
+            let ponder = rest
+                .iter()
+                .position(|&t| t == "ponder")
+                .and_then(|i| rest.get(i + 1))
+                .filter(|p| !matches!(**p, "(none)" | "0000" | "none" | "null" | "resign"))
+                .map(|p| p.to_string());
             Some(BestMove::Move {
                 text: text.to_string(),
-                resign,
+                ponder,
+                resign: rest.contains(&"resign"),
             })
         }
         _ => None,
+    }
+}
+
+/// How an engine writes moves: ICCS, or ranks 1–10 with `uci-variant=true` (Fairy-Stockfish).
+pub fn notation(uci_variant: bool) -> Notation {
+    if uci_variant {
+        Notation::UciRanks1To10
+    } else {
+        Notation::Iccs
     }
 }
 
@@ -193,6 +211,16 @@ pub enum GoLimit {
         /// Whether the side to move is Red (UCI sends `wtime`/`btime` by colour).
         red_to_move: bool,
     },
+}
+
+/// The `go ponder` command: `go` with `ponder` right after it, as both protocols put it (UCCI:
+/// `go ponder time …`).
+pub fn go_ponder_command(protocol: Protocol, limit: GoLimit, millis: bool) -> String {
+    let go = go_command(protocol, limit, millis);
+    match go.strip_prefix("go") {
+        Some(rest) => format!("go ponder{rest}"),
+        None => go,
+    }
 }
 
 /// The `go` command. UCCI times are in milliseconds when the engine accepted `usemillisec`,
@@ -308,19 +336,32 @@ mod tests {
 
     #[test]
     fn bestmove_lines() {
-        let mv = |t: &str, resign| BestMove::Move {
+        let mv = |t: &str, ponder: Option<&str>, resign| BestMove::Move {
             text: t.to_string(),
+            ponder: ponder.map(str::to_string),
             resign,
         };
         assert_eq!(
             parse_bestmove("bestmove h2e2 ponder h9g7"),
-            Some(mv("h2e2", false))
+            Some(mv("h2e2", Some("h9g7"), false))
         );
         assert_eq!(
             parse_bestmove("bestmove h2e2 resign"),
-            Some(mv("h2e2", true))
+            Some(mv("h2e2", None, true))
         );
-        assert_eq!(parse_bestmove("bestmove ???"), Some(mv("???", false)));
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder h9g7 resign"),
+            Some(mv("h2e2", Some("h9g7"), true))
+        );
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder"),
+            Some(mv("h2e2", None, false))
+        );
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder (none)"),
+            Some(mv("h2e2", None, false))
+        );
+        assert_eq!(parse_bestmove("bestmove ???"), Some(mv("???", None, false)));
         assert_eq!(parse_bestmove("bestmove"), Some(BestMove::Empty));
         assert_eq!(parse_bestmove("bestmove (none)"), Some(BestMove::NoMove));
         assert_eq!(parse_bestmove("nobestmove"), Some(BestMove::NoMove));
@@ -430,6 +471,14 @@ mod tests {
         assert_eq!(
             go_command(Protocol::Ucci, clock, false),
             "go time 59 increment 0 opptime 61 oppincrement 1"
+        );
+        assert_eq!(
+            go_ponder_command(Protocol::Ucci, clock, true),
+            "go ponder time 59000 increment 500 opptime 61500 oppincrement 1000"
+        );
+        assert_eq!(
+            go_ponder_command(Protocol::Uci, clock, false),
+            "go ponder btime 59000 binc 500 wtime 61500 winc 1000"
         );
         // Moves per period: `movestogo` for the mover in UCI, for both sides in UCCI.
         let periods = GoLimit::Clock {
