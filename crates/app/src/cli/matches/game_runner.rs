@@ -10,7 +10,8 @@
 use super::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
 use super::clock::GameClock;
 use super::config::TimeControl;
-use super::engine_process::{EngineError, EngineSlot};
+use super::engine_process::EngineError;
+use super::engine_slot::EngineSlot;
 use super::openings::Opening;
 use super::ponder::{self, expected_reply};
 use super::wire::{notation, BestMove, GoLimit, Score};
@@ -254,34 +255,8 @@ fn play_moves(
             Err(e) => {
                 // A hung or dead engine cannot be trusted with the next game.
                 slot.discard();
-                let end = match (&e, clocks[side.index()].map(|c| c.left())) {
-                    (
-                        EngineError::NoAnswer {
-                            command, waited, ..
-                        },
-                        Some(left),
-                    ) if is_search(command) => loss(
-                        side,
-                        Termination::TimeForfeit,
-                        format!(
-                            "{name} lost on time (no move after {} ms with {} ms left)",
-                            waited.as_millis(),
-                            left.as_millis()
-                        ),
-                    ),
-                    (
-                        EngineError::NoAnswer {
-                            command, waited, ..
-                        },
-                        None,
-                    ) if is_search(command) => loss(
-                        side,
-                        Termination::Abandoned,
-                        format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
-                    ),
-                    _ => loss(side, Termination::Abandoned, format!("{name} {e}")),
-                };
-                return finish(moves, end);
+                let left = clocks[side.index()].map(|c| c.left());
+                return finish(moves, failed_search(&e, side, name, left));
             }
         };
         let notation = notation(spec.uci_variant);
@@ -340,6 +315,35 @@ fn play_moves(
                 return finish(moves, draw(Termination::Adjudication, reason));
             }
         }
+    }
+}
+
+/// The end of a game whose `side` (engine `name`, `left` on its clock if it has one) did not
+/// answer: a time forfeit or a hang when its move did not come, else whatever went wrong
+/// (a crash, no answer to `isready` or `stop`).
+fn failed_search(e: &EngineError, side: Color, name: &str, left: Option<Duration>) -> GameEnd {
+    let move_wait = match e {
+        EngineError::NoAnswer {
+            command, waited, ..
+        } if is_search(command) => Some(*waited),
+        _ => None,
+    };
+    match (move_wait, left) {
+        (Some(waited), Some(left)) => loss(
+            side,
+            Termination::TimeForfeit,
+            format!(
+                "{name} lost on time (no move after {} ms with {} ms left)",
+                waited.as_millis(),
+                left.as_millis()
+            ),
+        ),
+        (Some(waited), None) => loss(
+            side,
+            Termination::Abandoned,
+            format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
+        ),
+        (None, _) => loss(side, Termination::Abandoned, format!("{name} {e}")),
     }
 }
 
@@ -436,6 +440,33 @@ mod tests {
         // Ranks 1-10: h3e3 is the central cannon.
         let m = read_move(&pos, &mv("h3e3"), Notation::UciRanks1To10, "X");
         assert_eq!(m.unwrap().unwrap().to_string(), "h2e2");
+    }
+
+    #[test]
+    fn failed_searches() {
+        let no_answer = |command: &str| EngineError::NoAnswer {
+            command: command.to_string(),
+            expected: "bestmove",
+            waited: Duration::from_millis(1500),
+        };
+        let left = Some(Duration::from_millis(1000));
+        let end = failed_search(&no_answer("go wtime 1000"), Color::Red, "A", left);
+        assert_eq!(end.termination, Termination::TimeForfeit);
+        assert_eq!(end.winner, Some(Color::Black));
+        assert_eq!(
+            end.reason,
+            "A lost on time (no move after 1500 ms with 1000 ms left)"
+        );
+        let end = failed_search(&no_answer("ponderhit"), Color::Black, "B", left);
+        assert_eq!(end.termination, Termination::TimeForfeit);
+        let end = failed_search(&no_answer("go depth 5"), Color::Red, "A", None);
+        assert_eq!(end.reason, "A hung (no bestmove within 1500 ms)");
+        let end = failed_search(&no_answer("stop"), Color::Red, "A", left);
+        assert_eq!(end.termination, Termination::Abandoned);
+        assert_eq!(end.reason, "A sent no bestmove within 1500 ms of `stop`");
+        let crash = EngineError::Crashed(Some("exit status: 3".to_string()));
+        let end = failed_search(&crash, Color::Red, "A", left);
+        assert_eq!(end.reason, "A crashed (exit status: 3)");
     }
 
     #[test]

@@ -19,16 +19,18 @@
 //! engines. Counts and Elo are from the side of the first engine of each pairing.
 //!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
-//! [`engine_process`] runs one engine (in its own [`process_group`]), [`wire`] is the protocol
-//! text, [`game_runner`] plays one game, [`clock`] keeps a side's time, [`adjudication`] ends
-//! games on scores, [`tournament`] schedules and runs the games, [`stats`] and [`sprt`] judge
-//! the results, [`report`] and [`pgn_out`] write them, [`resume`] reads them back,
-//! [`interrupt`] stops the match on Ctrl-C.
+//! [`engine_process`] runs one engine (in its own [`process_group`]), [`engine_slot`] keeps it
+//! between games, [`wire`] is the protocol text, [`game_runner`] plays one game, [`ponder`] asks
+//! for moves (pondering or not), [`clock`] keeps a side's time, [`adjudication`] ends games on
+//! scores, [`tournament`] schedules and runs the games, [`stats`] and [`sprt`] judge the
+//! results, [`report`] and [`pgn_out`] write them, [`resume`] reads them back, [`interrupt`]
+//! stops the match on Ctrl-C.
 
 pub mod adjudication;
 pub mod clock;
 pub mod config;
 pub mod engine_process;
+pub mod engine_slot;
 pub mod game_runner;
 pub mod interrupt;
 pub mod openings;

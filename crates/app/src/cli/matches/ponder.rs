@@ -6,7 +6,8 @@
 //! [`ask`] is how a game asks an engine for its move, pondering or not.
 
 use super::clock::GameClock;
-use super::engine_process::{EngineError, EngineSlot, SearchReply};
+use super::engine_process::{EngineError, SearchReply};
+use super::engine_slot::EngineSlot;
 use super::game_runner::{go_limit, GameRules};
 use super::wire::{go_command, go_ponder_command, notation, position_command, BestMove};
 use std::sync::atomic::AtomicBool;

@@ -8,7 +8,8 @@
 //! that every wait of every worker looks at; games still running are then dropped uncounted.
 
 use super::config::EngineSpec;
-use super::engine_process::{EngineSlot, ProcessSettings};
+use super::engine_process::ProcessSettings;
+use super::engine_slot::EngineSlot;
 use super::game_runner::{play_game, GameEnd, GameRules, PlayedGame, Termination};
 use super::openings::Opening;
 use super::resume::DoneGame;
