@@ -50,7 +50,9 @@ impl GameClock {
 
     /// Moves until the end of the current period (at least 1); `None` without periods.
     pub fn movestogo(&self) -> Option<u32> {
-        self.period.map(|n| n - self.made % n)
+        // `checked_rem`: a period of 0 moves (never parsed, but constructible) means none.
+        let n = self.period?;
+        self.made.checked_rem(n).map(|done| n - done)
     }
 
     /// The clock as a `go` command reports it.
@@ -66,12 +68,10 @@ impl GameClock {
     /// comes off, the increment goes on, and the last move of a period brings the base time
     /// back on top of what is left.
     pub fn punch(&mut self, elapsed: Duration) {
-        self.left = self.left.saturating_sub(elapsed) + self.inc;
+        self.left = self.left.saturating_sub(elapsed).saturating_add(self.inc);
         self.made = self.made.saturating_add(1);
-        if let Some(n) = self.period {
-            if self.made % n == 0 {
-                self.left += self.base;
-            }
+        if self.period.and_then(|n| self.made.checked_rem(n)) == Some(0) {
+            self.left = self.left.saturating_add(self.base);
         }
     }
 }
@@ -140,5 +140,10 @@ mod tests {
         clock.punch(ms(900));
         assert_eq!(clock.left(), ms(1150));
         assert_eq!(clock.movestogo(), Some(1));
+        // A period of no moves is no period (and no division by zero).
+        let mut odd = GameClock::full(ms(1000), ms(0), Some(0));
+        assert_eq!(odd.movestogo(), None);
+        odd.punch(ms(100));
+        assert_eq!(odd.left(), ms(900));
     }
 }
