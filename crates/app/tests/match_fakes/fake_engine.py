@@ -1,6 +1,7 @@
 """A fake Xiangqi engine for the `xiangqi match` tests.
 
-Usage: fake_engine.py MODE [ARG] [--ucci] [--log FILE] [--score CP]
+Usage: fake_engine.py MODE [ARG] [--ucci] [--log FILE] [--score CP] [--delay SECONDS]
+                      [--pidfile FILE] [--stubborn] [--ponder] [--hit-delay SECONDS]
 
 Modes (what it does on `go`):
   script M1,M2,...  plays move number k of the list, k = moves already in the game
@@ -14,9 +15,14 @@ Modes (what it does on `go`):
                     plays like `illegal` in later processes
   hang              never answers `go` (but still answers isready)
   slow SECONDS      sleeps, then plays like `illegal`
---ucci speaks UCCI instead of UCI; --log appends every received line to FILE.
+--ucci speaks UCCI instead of UCI; --log appends every received line to FILE; --delay makes
+`script` think that long before each move; --pidfile appends the process id to FILE;
+--stubborn ignores `quit` and SIGTERM (only SIGKILL ends it); --ponder makes `script` name the
+next move of its list as the expected reply (`bestmove M ponder P`) and answer `go ponder` only
+after `ponderhit` (as for `go`, --delay included, and --hit-delay more) or `stop` (at once).
 """
 import os
+import signal
 import sys
 import time
 
@@ -28,6 +34,20 @@ if "--log" in args:
     log = args[args.index("--log") + 1]
 if "--score" in args:
     score = int(args[args.index("--score") + 1])
+delay = 0.0
+if "--delay" in args:
+    delay = float(args[args.index("--delay") + 1])
+stubborn = "--stubborn" in args
+if stubborn:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if "--pidfile" in args:
+    with open(args[args.index("--pidfile") + 1], "a") as f:
+        f.write("%d\n" % os.getpid())
+ponder = "--ponder" in args
+hit_delay = 0.0
+if "--hit-delay" in args:
+    hit_delay = float(args[args.index("--hit-delay") + 1])
+pondering = False
 mode = args[0]
 arg = args[1] if len(args) > 1 else ""
 out = sys.stdout.buffer
@@ -38,6 +58,18 @@ gos = 0
 def say(text):
     out.write(text if isinstance(text, bytes) else (text + "\n").encode())
     out.flush()
+
+
+def script_answer():
+    line_moves = arg.split(",")
+    if ucci:
+        say("info depth 1 score %d pv x" % score)
+    else:
+        say("info depth 1 score cp %d pv x" % score)
+    best = "bestmove " + line_moves[moves_played % len(line_moves)]
+    if ponder:
+        best += " ponder " + line_moves[(moves_played + 1) % len(line_moves)]
+    say(best)
 
 
 def garbage():
@@ -62,11 +94,13 @@ for raw in sys.stdin:
     if cmd == "uci":
         say("id name fake")
         say("option name Hash type spin default 16 min 1 max 64")
+        say("option name Ponder type check default false")
         say("uciok")
     elif cmd == "ucci":
         say("id name fake")
         say("option usemillisec type check default false")
         say("option newgame type button")
+        say("option ponder type check default false")
         say("ucciok")
     elif cmd == "isready":
         say("readyok")
@@ -74,13 +108,11 @@ for raw in sys.stdin:
         moves_played = len(words) - words.index("moves") - 1 if "moves" in words else 0
     elif cmd == "go":
         gos += 1
-        if mode == "script":
-            line_moves = arg.split(",")
-            if ucci:
-                say("info depth 1 score %d pv x" % score)
-            else:
-                say("info depth 1 score cp %d pv x" % score)
-            say("bestmove " + line_moves[moves_played % len(line_moves)])
+        if mode == "script" and len(words) > 1 and words[1] == "ponder":
+            pondering = True
+        elif mode == "script":
+            time.sleep(delay)
+            script_answer()
         elif mode == "illegal":
             say("bestmove e3e5")
         elif mode == "malformed":
@@ -103,7 +135,18 @@ for raw in sys.stdin:
         elif mode == "slow":
             time.sleep(float(arg))
             say("bestmove e3e5")
-    elif cmd == "quit":
+    elif cmd == "ponderhit" and pondering:
+        pondering = False
+        time.sleep(delay + hit_delay)
+        script_answer()
+    elif cmd == "stop" and pondering:
+        pondering = False
+        script_answer()
+    elif cmd == "quit" and not stubborn:
         if ucci:
             say("bye")
         break
+
+# A stubborn engine outlives its input too.
+while stubborn:
+    time.sleep(1)

@@ -26,24 +26,32 @@ pub enum TimeControl {
     Depth(u32),
     /// `nodes:N`: a fixed number of nodes.
     Nodes(u64),
-    /// `clock:BASE+INC`: BASE seconds for the game plus INC seconds after each move.
+    /// `clock:BASE+INC`: BASE seconds for the game plus INC seconds after each move; or
+    /// `clock:N/BASE+INC`: BASE seconds for each N moves, added again after every N moves.
     Clock {
-        /// Time on the clock at the start.
+        /// Time on the clock at the start (and at the start of every period).
         base: Duration,
         /// Time added after each move.
         inc: Duration,
+        /// Moves per period; `None` when BASE is for the whole game.
+        moves: Option<u32>,
     },
 }
 
 impl fmt::Display for TimeControl {
-    /// The form [`parse_time_control`] reads: `movetime:1000`, `depth:8`, `clock:60+0.5`.
+    /// The form [`parse_time_control`] reads: `movetime:1000`, `depth:8`, `clock:60+0.5`,
+    /// `clock:40/60+0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeControl::MoveTime(t) => write!(f, "movetime:{}", t.as_millis()),
             TimeControl::Depth(d) => write!(f, "depth:{d}"),
             TimeControl::Nodes(n) => write!(f, "nodes:{n}"),
-            TimeControl::Clock { base, inc } => {
-                write!(f, "clock:{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+            TimeControl::Clock { base, inc, moves } => {
+                f.write_str("clock:")?;
+                if let Some(n) = moves {
+                    write!(f, "{n}/")?;
+                }
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
             }
         }
     }
@@ -66,6 +74,8 @@ pub struct EngineSpec {
     pub uci_variant: bool,
     /// The time control.
     pub tc: TimeControl,
+    /// Think on the opponent's time (`go ponder` on the expected reply); clocks only.
+    pub ponder: bool,
 }
 
 /// Why a specification could not be read.
@@ -78,7 +88,7 @@ pub enum SpecError {
     #[error("{0:?} is not key=value")]
     NotKeyValue(String),
     /// A key this tool does not know.
-    #[error("unknown key {0:?} (known: name cmd args proto tc uci-variant option.NAME)")]
+    #[error("unknown key {0:?} (known: name cmd args proto tc ponder uci-variant option.NAME)")]
     UnknownKey(String),
     /// A value that does not fit its key.
     #[error("bad value {value:?} for {key}: {expected}")]
@@ -96,6 +106,17 @@ pub enum SpecError {
     /// No `tc=` here nor in `--each`.
     #[error("no tc= (time control) for engine {0}: give one in --engine or --each")]
     MissingTimeControl(String),
+    /// `ponder=true` with a time control that has no clock.
+    #[error(
+        "engine {name}: ponder=true needs a clock (tc=clock:…), not tc={tc}: a pondering engine \
+         thinks while its opponent does, which only a clock keeps fair"
+    )]
+    PonderWithoutClock {
+        /// The engine.
+        name: String,
+        /// Its time control.
+        tc: TimeControl,
+    },
 }
 
 /// Splits `text` into tokens at unquoted white space, removing the quotes.
@@ -134,15 +155,16 @@ pub fn tokenize(text: &str) -> Result<Vec<String>, SpecError> {
     Ok(tokens)
 }
 
-/// Reads a time control: `movetime:MS`, `depth:N`, `nodes:N` or `clock:BASE[+INC]` (seconds,
-/// decimals allowed).
+/// Reads a time control: `movetime:MS`, `depth:N`, `nodes:N` or `clock:[MOVES/]BASE[+INC]`
+/// (seconds, decimals allowed).
 pub fn parse_time_control(text: &str) -> Result<TimeControl, SpecError> {
     let bad = |expected| SpecError::BadValue {
         key: "tc".to_string(),
         value: text.to_string(),
         expected,
     };
-    const SHAPES: &str = "movetime:MS, depth:N, nodes:N or clock:SECONDS+INCREMENT";
+    const SHAPES: &str =
+        "movetime:MS, depth:N, nodes:N, clock:SECONDS+INCREMENT or clock:MOVES/SECONDS+INCREMENT";
     let (kind, value) = text.split_once(':').ok_or_else(|| bad(SHAPES))?;
     let seconds = |s: &str| {
         s.parse::<f64>()
@@ -166,10 +188,21 @@ pub fn parse_time_control(text: &str) -> Result<TimeControl, SpecError> {
             _ => Err(bad("nodes:N with N a positive number")),
         },
         "clock" => {
-            let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+            let (moves, rest) = match value.split_once('/') {
+                Some((n, rest)) => match n.parse::<u32>() {
+                    Ok(n) if n > 0 => (Some(n), rest),
+                    _ => return Err(bad("clock:MOVES/BASE+INC with MOVES a positive number")),
+                },
+                None => (None, value),
+            };
+            let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
             match (seconds(base), seconds(inc)) {
-                (Some(base), Some(inc)) if !base.is_zero() => Ok(TimeControl::Clock { base, inc }),
-                _ => Err(bad("clock:BASE+INC in seconds, such as clock:60+0.5")),
+                (Some(base), Some(inc)) if !base.is_zero() => {
+                    Ok(TimeControl::Clock { base, inc, moves })
+                }
+                _ => Err(bad(
+                    "clock:[MOVES/]BASE+INC in seconds, such as clock:60+0.5 or clock:40/60",
+                )),
             }
         }
         _ => Err(bad(SHAPES)),
@@ -193,6 +226,7 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
     let mut protocol = Protocol::Uci;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut uci_variant = false;
+    let mut ponder = false;
     let mut tc = None;
     for token in tokens {
         let (key, value) = token
@@ -228,13 +262,8 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
                     _ => return Err(bad("uci or ucci")),
                 }
             }
-            "uci-variant" => {
-                uci_variant = match value.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "1" | "on" => true,
-                    "false" | "no" | "0" | "off" => false,
-                    _ => return Err(bad("true or false")),
-                }
-            }
+            "uci-variant" => uci_variant = parse_flag(value).ok_or_else(|| bad("true or false"))?,
+            "ponder" => ponder = parse_flag(value).ok_or_else(|| bad("true or false"))?,
             "tc" => tc = Some(parse_time_control(value)?),
             _ => return Err(SpecError::UnknownKey(key.to_string())),
         }
@@ -242,6 +271,9 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
     let cmd = cmd.ok_or_else(|| SpecError::MissingCmd(tokens.join(" ")))?;
     let name = name.unwrap_or_else(|| default_name(&cmd));
     let tc = tc.ok_or_else(|| SpecError::MissingTimeControl(name.clone()))?;
+    if ponder && !matches!(tc, TimeControl::Clock { .. }) {
+        return Err(SpecError::PonderWithoutClock { name, tc });
+    }
     Ok(EngineSpec {
         name,
         cmd,
@@ -250,7 +282,17 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineSpec, SpecError> {
         options,
         uci_variant,
         tc,
+        ponder,
     })
+}
+
+/// `true`, `yes`, `1`, `on` or their opposites, in any case.
+fn parse_flag(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" | "on" => Some(true),
+        "false" | "no" | "0" | "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// The file name of the program, without directories.
@@ -302,14 +344,32 @@ mod tests {
             parse_time_control("clock:60+0.5").unwrap(),
             TimeControl::Clock {
                 base: ms(60_000),
-                inc: ms(500)
+                inc: ms(500),
+                moves: None
             }
         );
         assert_eq!(
             parse_time_control("clock:2.5").unwrap(),
             TimeControl::Clock {
                 base: ms(2500),
-                inc: ms(0)
+                inc: ms(0),
+                moves: None
+            }
+        );
+        assert_eq!(
+            parse_time_control("clock:40/60+0.5").unwrap(),
+            TimeControl::Clock {
+                base: ms(60_000),
+                inc: ms(500),
+                moves: Some(40)
+            }
+        );
+        assert_eq!(
+            parse_time_control("clock:10/1.5").unwrap(),
+            TimeControl::Clock {
+                base: ms(1500),
+                inc: ms(0),
+                moves: Some(10)
             }
         );
         for bad in [
@@ -320,14 +380,19 @@ mod tests {
             "clock:0+1",
             "clock:1+-1",
             "clock:nan",
+            "clock:0/60",
+            "clock:-1/60",
+            "clock:x/60",
+            "clock:40/",
+            "clock:40/0+1",
+            "clock:40/60/2",
             "blitz:3",
         ] {
             assert!(parse_time_control(bad).is_err(), "{bad}");
         }
-        assert_eq!(
-            parse_time_control("clock:60+0.5").unwrap().to_string(),
-            "clock:60+0.5"
-        );
+        for text in ["clock:60+0.5", "clock:40/60+0", "clock:5/0.5+0.1"] {
+            assert_eq!(parse_time_control(text).unwrap().to_string(), text);
+        }
     }
 
     #[test]
@@ -377,5 +442,18 @@ mod tests {
             parse("cmd=x tc=depth:1 option.=1"),
             Err(SpecError::BadValue { .. })
         ));
+        assert!(matches!(
+            parse("cmd=x tc=depth:1 ponder=maybe"),
+            Err(SpecError::BadValue { .. })
+        ));
+        let err = parse("name=P cmd=x tc=movetime:100 ponder=true").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "engine P: ponder=true needs a clock (tc=clock:…), not tc=movetime:100: a pondering \
+             engine thinks while its opponent does, which only a clock keeps fair"
+        );
+        assert!(parse("cmd=x tc=depth:1 ponder=false").is_ok());
+        let spec = parse("cmd=x tc=clock:40/60 ponder=on").unwrap();
+        assert!(spec.ponder);
     }
 }

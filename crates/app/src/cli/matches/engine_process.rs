@@ -1,11 +1,12 @@
 //! One engine program as a child process: start and handshake, `setoption`, new game, one
-//! search with a deadline; and [`EngineSlot`], which restarts the program when it died.
+//! search with a deadline, pondering; and stopping it, with everything it started.
 //!
 //! A reader thread turns the engine's output into lines on a channel, stamped with the time they
 //! arrived, so every wait has a deadline (`recv_timeout`) and the thinking time is measured when
 //! `bestmove` arrived, not when the match got round to looking.
 
 use super::config::{EngineSpec, Protocol};
+use super::process_group;
 use super::wire::{parse_bestmove, parse_info, BestMove, Info};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -24,8 +25,11 @@ const LINE_QUEUE: usize = 4096;
 /// How often a wait looks at the abort flag.
 const POLL: Duration = Duration::from_millis(50);
 
-/// How long a quitting engine gets before it is killed.
+/// How long a quitting engine gets before its process group is sent `SIGTERM`.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// How long the group gets after `SIGTERM` before `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_millis(300);
 
 /// `timeout` from now; a timeout too large for the clock (`--hang-timeout` of a few centuries)
 /// means a year, not a panic.
@@ -113,13 +117,16 @@ pub struct EngineProcess {
     millis: bool,
     /// UCCI: the engine offered the `newgame` button.
     newgame_button: bool,
+    /// A `go ponder` is running (no `ponderhit` or `stop` yet).
+    pondering: bool,
     debug: bool,
 }
 
 impl EngineProcess {
     /// Starts the program of `spec`, does the handshake (`uci`/`ucci`, options, `isready`).
     pub fn start(spec: &EngineSpec, settings: ProcessSettings) -> Result<Self, EngineError> {
-        let mut child = Command::new(&spec.cmd)
+        let mut command = Command::new(&spec.cmd);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -127,7 +134,9 @@ impl EngineProcess {
                 Stdio::inherit()
             } else {
                 Stdio::null()
-            })
+            });
+        process_group::start_own_group(&mut command);
+        let mut child = command
             .spawn()
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.cmd)))?;
         let (stdin, stdout) = (child.stdin.take(), child.stdout.take());
@@ -170,6 +179,7 @@ impl EngineProcess {
             lines,
             millis: false,
             newgame_button: false,
+            pondering: false,
             debug: settings.debug,
         };
         if let Err(e) = reader {
@@ -207,6 +217,13 @@ impl EngineProcess {
         }
         if spec.uci_variant {
             self.set_option("UCI_Variant", "xiangqi")?;
+        }
+        // Engines that offer it may plan their time knowing they will ponder.
+        if spec.ponder && offers("ponder") {
+            match self.protocol {
+                Protocol::Uci => self.set_option("Ponder", "true")?,
+                Protocol::Ucci => self.set_option("ponder", "true")?,
+            }
         }
         for (name, value) in &spec.options {
             self.set_option(name, value)?;
@@ -261,6 +278,61 @@ impl EngineProcess {
         sync_timeout: Duration,
         abort: &AtomicBool,
     ) -> Result<SearchReply, EngineError> {
+        let sent = self.start_search(position, go, sync_timeout)?;
+        self.await_bestmove(go, sent, limit, abort)
+    }
+
+    /// Starts a ponder search: `position` (the game with the expected reply played) and a
+    /// `go ponder …` command, after `isready` as for [`EngineProcess::search`]. The engine
+    /// thinks until [`EngineProcess::ponderhit`] or [`EngineProcess::stop_pondering`].
+    pub fn ponder(
+        &mut self,
+        position: &str,
+        go_ponder: &str,
+        sync_timeout: Duration,
+    ) -> Result<(), EngineError> {
+        self.start_search(position, go_ponder, sync_timeout)?;
+        self.pondering = true;
+        Ok(())
+    }
+
+    /// The opponent played the expected move: `ponderhit`, then waits for `bestmove` until
+    /// `limit` after it. The time counts from the `ponderhit`: pondering is free.
+    pub fn ponderhit(
+        &mut self,
+        limit: Duration,
+        abort: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
+        self.pondering = false;
+        self.send("ponderhit")?;
+        self.await_bestmove("ponderhit", Instant::now(), limit, abort)
+    }
+
+    /// The opponent played another move (or the game ended): `stop`, and the `bestmove` that
+    /// answers it is read and thrown away within `timeout`, so that it cannot pass for the
+    /// answer to the next search.
+    pub fn stop_pondering(
+        &mut self,
+        timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<(), EngineError> {
+        if !self.pondering {
+            return Ok(());
+        }
+        self.pondering = false;
+        self.send("stop")?;
+        self.await_bestmove("stop", Instant::now(), timeout, abort)
+            .map(|_| ())
+    }
+
+    /// Sends `position` and `go` after an `isready` within `sync_timeout`; returns when the
+    /// `go` went out.
+    fn start_search(
+        &mut self,
+        position: &str,
+        go: &str,
+        sync_timeout: Duration,
+    ) -> Result<Instant, EngineError> {
         self.sync(sync_timeout)?;
         // Lines left over from before (late `info`) must not count for this move.
         while let Ok(line) = self.lines.try_recv() {
@@ -268,10 +340,21 @@ impl EngineProcess {
         }
         self.send(position)?;
         self.send(go)?;
-        let sent = Instant::now();
+        Ok(Instant::now())
+    }
+
+    /// Waits until `limit` from now for `bestmove`, which answers `command` sent at `sent`;
+    /// keeps the best-looking scored `info` on the way (of the first PV, exact over bounds).
+    fn await_bestmove(
+        &mut self,
+        command: &str,
+        sent: Instant,
+        limit: Duration,
+        abort: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
         let deadline = deadline_after(limit);
         let mut info: Option<Info> = None;
-        let (best, at) = self.wait_for(go, "bestmove", deadline, Some(abort), |text| {
+        let (best, at) = self.wait_for(command, "bestmove", deadline, Some(abort), |text| {
             if let Some(new) = parse_info(text).filter(|i| i.score.is_some()) {
                 let first_pv = new.multipv.is_none_or(|n| n == 1);
                 let better = !new.bound || info.is_none_or(|old| old.bound);
@@ -353,6 +436,22 @@ impl EngineProcess {
         }
     }
 
+    /// Reads (and drops) output until it closes or `timeout` passes; whether it closed.
+    fn wait_closed(&mut self, timeout: Duration) -> bool {
+        let deadline = deadline_after(timeout);
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            match self.lines.recv_timeout(deadline - now) {
+                Ok(line) => self.log_in(&line.text),
+                Err(RecvTimeoutError::Timeout) => return false,
+                Err(RecvTimeoutError::Disconnected) => return true,
+            }
+        }
+    }
+
     /// The exit status once the program has exited (waiting briefly, as the output closes just
     /// before the process is gone), or `None`.
     fn exit_status(&mut self) -> Option<String> {
@@ -368,70 +467,29 @@ impl EngineProcess {
 }
 
 impl Drop for EngineProcess {
-    /// Asks the engine to quit, closes its input, and kills it if it is still there after a
-    /// short grace time. Always reaps the process.
+    /// Asks the engine to quit and closes its input; then whatever is left of its process group
+    /// (a hung engine, the programs a wrapper script started) gets `SIGTERM` and, if its output
+    /// is still open after a short grace time, `SIGKILL`. Always reaps the process.
     fn drop(&mut self) {
-        if self.is_alive() {
-            let _ = self.send("quit");
+        if let Some(stdin) = self.stdin.as_mut() {
+            if self.debug {
+                eprintln!("{} < quit", self.name);
+            }
+            // Straight to the pipe, not through `send`: a dead engine needs no diagnosis here.
+            let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
         }
         self.stdin = None;
-        let deadline = Instant::now() + QUIT_GRACE;
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
+        // The output closes once the engine and everything it started have exited.
+        let closed = self.wait_closed(QUIT_GRACE);
+        // Signalled before the leader is reaped (unless a crash was reaped earlier), so its
+        // process id, the group's id, cannot have been reused by an unrelated process.
+        let leader = self.child.id();
+        if process_group::signal_group(leader, "TERM") && !closed {
+            self.wait_closed(TERM_GRACE);
         }
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
+        process_group::signal_group(leader, "KILL");
+        // Without process groups (or without `kill`), at least the program itself.
+        let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-/// One engine as a worker uses it: its specification and, once started, its process. A process
-/// that died, stopped answering or misbehaved is replaced by a fresh one before the next game.
-pub struct EngineSlot<'a> {
-    /// The engine's specification.
-    pub spec: &'a EngineSpec,
-    settings: ProcessSettings,
-    process: Option<EngineProcess>,
-}
-
-impl<'a> EngineSlot<'a> {
-    /// A slot with no process yet.
-    pub fn new(spec: &'a EngineSpec, settings: ProcessSettings) -> Self {
-        EngineSlot {
-            spec,
-            settings,
-            process: None,
-        }
-    }
-
-    /// The process, ready for a new game: the old one if it still answers, else a new one.
-    pub fn prepare(&mut self) -> Result<&mut EngineProcess, EngineError> {
-        let timeout = self.settings.startup_timeout;
-        let healthy = match self.process.as_mut() {
-            Some(p) => p.is_alive() && p.new_game(timeout).is_ok(),
-            None => false,
-        };
-        if !healthy {
-            // Drop the old one first (killing it) so two never run at once.
-            self.process = None;
-            let mut fresh = EngineProcess::start(self.spec, self.settings)?;
-            fresh.new_game(timeout)?;
-            self.process = Some(fresh);
-        }
-        self.process.as_mut().ok_or(EngineError::Crashed(None))
-    }
-
-    /// The running process, if any.
-    pub fn process(&mut self) -> Option<&mut EngineProcess> {
-        self.process.as_mut()
-    }
-
-    /// Kills the process (after a crash, a hang or a timeout); the next game starts a new one.
-    pub fn discard(&mut self) {
-        self.process = None;
     }
 }

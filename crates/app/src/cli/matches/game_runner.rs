@@ -8,10 +8,13 @@
 //! and a ply cap end the rest.
 
 use super::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use super::clock::GameClock;
 use super::config::TimeControl;
-use super::engine_process::{EngineError, EngineSlot};
+use super::engine_process::EngineError;
+use super::engine_slot::EngineSlot;
 use super::openings::Opening;
-use super::wire::{go_command, position_command, BestMove, GoLimit, Score};
+use super::ponder::{self, expected_reply};
+use super::wire::{notation, BestMove, GoLimit, Score};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use xiangqi::{parse_move_as, Color, Game, Move, Notation, NotationError, Outcome, Position};
@@ -62,6 +65,19 @@ impl Termination {
             Termination::RulesInfraction => "rules infraction",
             Termination::Abandoned => "abandoned",
         }
+    }
+
+    /// The termination whose [`Termination::pgn_name`] is `name`.
+    pub fn from_pgn_name(name: &str) -> Option<Termination> {
+        [
+            Termination::Normal,
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::RulesInfraction,
+            Termination::Abandoned,
+        ]
+        .into_iter()
+        .find(|t| t.pgn_name() == name)
     }
 }
 
@@ -156,7 +172,22 @@ fn rules_end(outcome: Outcome, names: [&str; 2]) -> GameEnd {
 /// stopped (`abort`) before the game ended.
 pub fn play_game(
     opening: &Opening,
-    players: [&mut EngineSlot<'_>; 2],
+    mut players: [&mut EngineSlot<'_>; 2],
+    rules: &GameRules,
+    abort: &AtomicBool,
+) -> Option<PlayedGame> {
+    let played = play_moves(opening, &mut players, rules, abort);
+    // The engine that did not make the last move may still be pondering on it.
+    for slot in players {
+        slot.stop_pondering(rules.sync_timeout, abort);
+    }
+    played
+}
+
+/// [`play_game`] up to the end of the game.
+fn play_moves(
+    opening: &Opening,
+    players: &mut [&mut EngineSlot<'_>; 2],
     rules: &GameRules,
     abort: &AtomicBool,
 ) -> Option<PlayedGame> {
@@ -192,12 +223,12 @@ pub fn play_game(
             }
         }
     }
-    let mut clocks = slots.each_ref().map(|s| match s.spec.tc {
-        TimeControl::Clock { base, .. } => Some(base),
-        _ => None,
-    });
+    let mut clocks = slots.each_ref().map(|s| GameClock::new(s.spec.tc));
     let mut adjudicator = Adjudicator::new(rules.resign, rules.draw);
     let names_ref = [names[0].as_str(), names[1].as_str()];
+    // Who will ponder on which reply once the game is known to go on; who is pondering on what.
+    let mut ponder_next: Option<(Color, Move)> = None;
+    let mut pondering_on: [Option<Move>; 2] = [None; 2];
     loop {
         if let Some(outcome) = game.outcome() {
             return finish(moves, rules_end(outcome, names_ref));
@@ -208,49 +239,29 @@ pub fn play_game(
         }
         let side = game.position().side_to_move();
         let name = names_ref[side.index()];
-        let other_tc = slots[side.other().index()].spec.tc;
+        // The side that just moved ponders on its expected reply now that the game goes on.
+        if let Some((ponderer, expected)) = ponder_next.take() {
+            let slot = &mut *slots[ponderer.index()];
+            if ponder::start(slot, ponderer, &game, expected, &clocks, rules) {
+                pondering_on[ponderer.index()] = Some(expected);
+            }
+        }
         let slot = &mut *slots[side.index()];
         let spec = slot.spec;
-        let notation = if spec.uci_variant {
-            Notation::UciRanks1To10
-        } else {
-            Notation::Iccs
-        };
-        let (limit, wait) = go_limit(spec.tc, other_tc, &clocks, side, rules);
-        let Some(engine) = slot.process() else {
-            let reason = format!("{name} is not running");
-            return finish(moves, loss(side, Termination::Abandoned, reason));
-        };
-        let played: Vec<Move> = game.moves().collect();
-        let position = position_command(spec.protocol, notation, game.start(), &played);
-        let go = go_command(spec.protocol, limit, engine.millis());
-        let reply = match engine.search(&position, &go, wait, rules.sync_timeout, abort) {
+        let expected = pondering_on[side.index()].take();
+        let reply = match ponder::ask(slot, side, &game, expected, &clocks, rules, abort) {
             Ok(reply) => reply,
             Err(EngineError::Aborted) => return None,
             Err(e) => {
                 // A hung or dead engine cannot be trusted with the next game.
                 slot.discard();
-                let end = match (e, clocks[side.index()]) {
-                    (EngineError::NoAnswer { waited, .. }, Some(left)) => loss(
-                        side,
-                        Termination::TimeForfeit,
-                        format!(
-                            "{name} lost on time (no move after {} ms with {} ms left)",
-                            waited.as_millis(),
-                            left.as_millis()
-                        ),
-                    ),
-                    (EngineError::NoAnswer { waited, .. }, None) => loss(
-                        side,
-                        Termination::Abandoned,
-                        format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
-                    ),
-                    (e, _) => loss(side, Termination::Abandoned, format!("{name} {e}")),
-                };
-                return finish(moves, end);
+                let left = clocks[side.index()].map(|c| c.left());
+                return finish(moves, failed_search(&e, side, name, left));
             }
         };
-        if let (Some(left), TimeControl::Clock { inc, .. }) = (clocks[side.index()], spec.tc) {
+        let notation = notation(spec.uci_variant);
+        if let Some(clock) = clocks[side.index()].as_mut() {
+            let left = clock.left();
             if reply.elapsed > left + rules.time_margin {
                 let reason = format!(
                     "{name} lost on time (took {} ms with {} ms left)",
@@ -259,7 +270,7 @@ pub fn play_game(
                 );
                 return finish(moves, loss(side, Termination::TimeForfeit, reason));
             }
-            clocks[side.index()] = Some(left.saturating_sub(reply.elapsed) + inc);
+            clock.punch(reply.elapsed);
         }
         let mv = match read_move(game.position(), &reply.best, notation, name) {
             Ok(Some(mv)) => mv,
@@ -271,9 +282,13 @@ pub fn play_game(
                 return finish(moves, loss(side, Termination::RulesInfraction, reason));
             }
         };
+        let before = game.position().clone();
         if let Err(e) = game.play(mv) {
             let reason = format!("{name} played an illegal move ({e})");
             return finish(moves, loss(side, Termination::RulesInfraction, reason));
+        }
+        if spec.ponder {
+            ponder_next = expected_reply(&before, mv, &reply.best, notation).map(|p| (side, p));
         }
         let score = reply.info.and_then(|i| i.score);
         moves.push(MoveNote {
@@ -303,11 +318,45 @@ pub fn play_game(
     }
 }
 
-/// The `go` limit of the side to move and how long to wait for its answer.
-fn go_limit(
+/// The end of a game whose `side` (engine `name`, `left` on its clock if it has one) did not
+/// answer: a time forfeit or a hang when its move did not come, else whatever went wrong
+/// (a crash, no answer to `isready` or `stop`).
+fn failed_search(e: &EngineError, side: Color, name: &str, left: Option<Duration>) -> GameEnd {
+    let move_wait = match e {
+        EngineError::NoAnswer {
+            command, waited, ..
+        } if is_search(command) => Some(*waited),
+        _ => None,
+    };
+    match (move_wait, left) {
+        (Some(waited), Some(left)) => loss(
+            side,
+            Termination::TimeForfeit,
+            format!(
+                "{name} lost on time (no move after {} ms with {} ms left)",
+                waited.as_millis(),
+                left.as_millis()
+            ),
+        ),
+        (Some(waited), None) => loss(
+            side,
+            Termination::Abandoned,
+            format!("{name} hung (no bestmove within {} ms)", waited.as_millis()),
+        ),
+        (None, _) => loss(side, Termination::Abandoned, format!("{name} {e}")),
+    }
+}
+
+/// Whether `command` asked for a move (so running out of time on it is a forfeit or a hang),
+/// rather than for `readyok` or the answer to `stop`.
+fn is_search(command: &str) -> bool {
+    command.starts_with("go") || command == "ponderhit"
+}
+
+/// The `go` limit of `side` (with time control `tc`) and how long to wait for its answer.
+pub fn go_limit(
     tc: TimeControl,
-    other_tc: TimeControl,
-    clocks: &[Option<Duration>; 2],
+    clocks: &[Option<GameClock>; 2],
     side: Color,
     rules: &GameRules,
 ) -> (GoLimit, Duration) {
@@ -315,19 +364,17 @@ fn go_limit(
         TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + MOVETIME_GRACE),
         TimeControl::Depth(d) => (GoLimit::Depth(d), rules.hang_timeout),
         TimeControl::Nodes(n) => (GoLimit::Nodes(n), rules.hang_timeout),
-        TimeControl::Clock { base, inc } => {
-            let own = clocks[side.index()].unwrap_or(base);
-            let opponent = match (other_tc, clocks[side.other().index()]) {
-                (TimeControl::Clock { inc, .. }, Some(left)) => Some((left, inc)),
-                _ => None,
-            };
+        TimeControl::Clock { base, inc, moves } => {
+            // Every clock control has its clock; a full one is only a stand-in.
+            let own = clocks[side.index()]
+                .unwrap_or_else(|| GameClock::full(base, inc, moves))
+                .side_time();
             let limit = GoLimit::Clock {
                 own,
-                own_inc: inc,
-                opponent,
+                opponent: clocks[side.other().index()].map(|c| c.side_time()),
                 red_to_move: side == Color::Red,
             };
-            (limit, own + rules.time_margin)
+            (limit, own.left + rules.time_margin)
         }
     }
 }
@@ -359,6 +406,7 @@ fn read_move(
 
 #[cfg(test)]
 mod tests {
+    use super::super::wire::SideTime;
     use super::*;
 
     #[test]
@@ -366,6 +414,7 @@ mod tests {
         let pos = Position::startpos();
         let mv = |t: &str| BestMove::Move {
             text: t.to_string(),
+            ponder: None,
             resign: false,
         };
         let read = |b: &BestMove| read_move(&pos, b, Notation::Iccs, "X");
@@ -384,12 +433,52 @@ mod tests {
         assert!(read(&BestMove::Empty).is_err());
         let resign = BestMove::Move {
             text: "h2e2".into(),
+            ponder: None,
             resign: true,
         };
         assert_eq!(read(&resign), Ok(None));
         // Ranks 1-10: h3e3 is the central cannon.
         let m = read_move(&pos, &mv("h3e3"), Notation::UciRanks1To10, "X");
         assert_eq!(m.unwrap().unwrap().to_string(), "h2e2");
+    }
+
+    #[test]
+    fn failed_searches() {
+        let no_answer = |command: &str| EngineError::NoAnswer {
+            command: command.to_string(),
+            expected: "bestmove",
+            waited: Duration::from_millis(1500),
+        };
+        let left = Some(Duration::from_millis(1000));
+        let end = failed_search(&no_answer("go wtime 1000"), Color::Red, "A", left);
+        assert_eq!(end.termination, Termination::TimeForfeit);
+        assert_eq!(end.winner, Some(Color::Black));
+        assert_eq!(
+            end.reason,
+            "A lost on time (no move after 1500 ms with 1000 ms left)"
+        );
+        let end = failed_search(&no_answer("ponderhit"), Color::Black, "B", left);
+        assert_eq!(end.termination, Termination::TimeForfeit);
+        let end = failed_search(&no_answer("go depth 5"), Color::Red, "A", None);
+        assert_eq!(end.reason, "A hung (no bestmove within 1500 ms)");
+        let end = failed_search(&no_answer("stop"), Color::Red, "A", left);
+        assert_eq!(end.termination, Termination::Abandoned);
+        assert_eq!(end.reason, "A sent no bestmove within 1500 ms of `stop`");
+        let crash = EngineError::Crashed(Some("exit status: 3".to_string()));
+        let end = failed_search(&crash, Color::Red, "A", left);
+        assert_eq!(end.reason, "A crashed (exit status: 3)");
+    }
+
+    #[test]
+    fn termination_names_read_back() {
+        for t in [
+            Termination::Normal,
+            Termination::TimeForfeit,
+            Termination::Abandoned,
+        ] {
+            assert_eq!(Termination::from_pgn_name(t.pgn_name()), Some(t));
+        }
+        assert_eq!(Termination::from_pgn_name("Normal"), None);
     }
 
     #[test]
@@ -420,32 +509,39 @@ mod tests {
             draw: None,
         };
         let s = Duration::from_secs;
-        let clock = TimeControl::Clock {
+        let red_tc = TimeControl::Clock {
             base: s(60),
             inc: s(1),
+            moves: None,
         };
-        let clocks = [Some(s(30)), Some(s(40))];
-        let (limit, wait) = go_limit(clock, clock, &clocks, Color::Black, &rules);
+        let black_tc = TimeControl::Clock {
+            base: s(40),
+            inc: s(0),
+            moves: Some(10),
+        };
+        let mut clocks = [GameClock::new(red_tc), GameClock::new(black_tc)];
+        if let Some(red) = clocks[0].as_mut() {
+            red.punch(s(31));
+        }
+        let (limit, wait) = go_limit(black_tc, &clocks, Color::Black, &rules);
+        let side = |left, inc, movestogo| SideTime {
+            left: s(left),
+            inc: s(inc),
+            movestogo,
+        };
         assert_eq!(
             limit,
             GoLimit::Clock {
-                own: s(40),
-                own_inc: s(1),
-                opponent: Some((s(30), s(1))),
+                own: side(40, 0, Some(10)),
+                opponent: Some(side(30, 1, None)),
                 red_to_move: false
             }
         );
         assert_eq!(wait, s(40) + Duration::from_millis(100));
-        let (limit, wait) = go_limit(
-            TimeControl::MoveTime(s(2)),
-            clock,
-            &clocks,
-            Color::Red,
-            &rules,
-        );
+        let (limit, wait) = go_limit(TimeControl::MoveTime(s(2)), &clocks, Color::Red, &rules);
         assert_eq!(limit, GoLimit::MoveTime(s(2)));
         assert_eq!(wait, s(3));
-        let (_, wait) = go_limit(TimeControl::Depth(5), clock, &clocks, Color::Red, &rules);
+        let (_, wait) = go_limit(TimeControl::Depth(5), &clocks, Color::Red, &rules);
         assert_eq!(wait, s(60));
     }
 }

@@ -10,23 +10,35 @@
 //!   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 //! ```
 //!
+//! Engines run in process groups of their own, so that stopping one (a hung engine, the end of
+//! the match, Ctrl-C) stops whatever a wrapper script started too.
+//!
 //! Progress goes to stderr, one line per finished game; the summary to stdout, whose last line
 //! sums the match up: `A vs B: W 40 D 30 L 30 (55.0%) Elo +34.9 ± 57.7 LLR 0.19 [-2.94, 2.94]
 //! inconclusive` (the SPRT part only with `--sprt`), or the standings with three or more
 //! engines. Counts and Elo are from the side of the first engine of each pairing.
 //!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
-//! [`engine_process`] runs one engine, [`wire`] is the protocol text, [`game_runner`] plays one
-//! game, [`adjudication`] ends games on scores, [`tournament`] schedules and runs the games,
-//! [`stats`] and [`sprt`] judge the results, [`report`] and [`pgn_out`] write them.
+//! [`engine_process`] runs one engine (in its own [`process_group`]), [`engine_slot`] keeps it
+//! between games, [`wire`] is the protocol text, [`game_runner`] plays one game, [`ponder`] asks
+//! for moves (pondering or not), [`clock`] keeps a side's time, [`adjudication`] ends games on
+//! scores, [`tournament`] schedules and runs the games, [`stats`] and [`sprt`] judge the
+//! results, [`report`] and [`pgn_out`] write them, [`resume`] reads them back, [`interrupt`]
+//! stops the match on Ctrl-C.
 
 pub mod adjudication;
+pub mod clock;
 pub mod config;
 pub mod engine_process;
+pub mod engine_slot;
 pub mod game_runner;
+pub mod interrupt;
 pub mod openings;
 pub mod pgn_out;
+pub mod ponder;
+pub mod process_group;
 pub mod report;
+pub mod resume;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
@@ -44,11 +56,22 @@ use tournament::MatchConfig;
 
 /// Arguments of `match`.
 #[derive(Args)]
+#[command(
+    after_help = "Engines run in process groups of their own: an engine that hangs, or \
+every engine when the match ends, gets `quit`, then its whole group (a wrapper script and what it \
+started) SIGTERM and SIGKILL. Ctrl-C stops the match that way, prints the summary so far and \
+exits with an error; --resume continues it."
+)]
 pub struct MatchArgs {
     /// One engine (repeat for each; two or more play a round robin): ONE argument holding
     /// key=value pairs separated by spaces: name=NAME cmd=PROGRAM [args="ARG …"]
-    /// [proto=uci|ucci] [tc=movetime:MS|depth:N|nodes:N|clock:SECONDS+INC] [uci-variant=true]
-    /// [option.NAME=VALUE …]. Quotes inside it group text with spaces.
+    /// [proto=uci|ucci] [tc=movetime:MS|depth:N|nodes:N|clock:SECONDS+INC|clock:MOVES/SECONDS+INC]
+    /// [ponder=true] [uci-variant=true] [option.NAME=VALUE …]. Quotes inside it group text
+    /// with spaces. clock:40/60+0.5 gives 60 s for every 40 moves (added again after each 40th
+    /// move of that engine; book moves do not count) plus 0.5 s a move, and sends movestogo.
+    /// ponder=true (clock controls only) lets the engine think on the opponent's time after
+    /// `bestmove M ponder P` (`go ponder`, then `ponderhit` or `stop`); only the time after
+    /// `ponderhit` is charged.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// key=value pairs applied to every engine before its own (e.g. "proto=ucci tc=depth:6").
@@ -58,6 +81,13 @@ pub struct MatchArgs {
     /// Each opening is played twice per pairing, colours swapped. Default: the start position.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Play the openings in a random order (the same in every round) instead of file order.
+    #[arg(long)]
+    shuffle_openings: bool,
+    /// The seed of --shuffle-openings: the same seed gives the same order. Without it a seed is
+    /// drawn and printed on stderr, so the order can be repeated (and a match resumed).
+    #[arg(long, value_name = "N", requires = "shuffle_openings")]
+    seed: Option<u64>,
     /// How many times to play the whole schedule.
     #[arg(long, default_value_t = 1, value_name = "N")]
     rounds: usize,
@@ -67,6 +97,11 @@ pub struct MatchArgs {
     /// Append the games to this PGN file (ICCS moves, `{score/depth time}` comments).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Continue a match that was stopped: the games already in the --pgn file (written by the
+    /// same command) count and are not played again; new games are appended. The file's games
+    /// must belong to this match: same engines in the same order, same openings, same --seed.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
     /// The PGN `Event` tag.
     #[arg(long, default_value = "xiangqi match")]
     event: String,
@@ -123,14 +158,27 @@ fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
     Ok(specs)
 }
 
-/// Turns the arguments into a match configuration, checking everything that can be checked
-/// before an engine runs.
-fn configure(args: &MatchArgs) -> Result<MatchConfig> {
-    let engines = engine_specs(args)?;
-    let openings = match &args.openings {
+/// The openings in the order they are played, and the seed they were shuffled with.
+fn opening_order(args: &MatchArgs) -> Result<(Vec<openings::Opening>, Option<u64>)> {
+    let mut openings = match &args.openings {
         Some(path) => openings::load_openings(path)?,
         None => vec![openings::Opening::startpos()],
     };
+    if !args.shuffle_openings {
+        return Ok((openings, None));
+    }
+    let seed = args
+        .seed
+        .unwrap_or_else(|| engine::random::Rng::from_time().next_u64());
+    openings::shuffle(&mut openings, seed);
+    Ok((openings, Some(seed)))
+}
+
+/// Turns the arguments into a match configuration, checking everything that can be checked
+/// before an engine runs. Also returns the seed the openings were shuffled with.
+fn configure(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>)> {
+    let engines = engine_specs(args)?;
+    let (openings, seed) = opening_order(args)?;
     if args.rounds == 0 || args.concurrency == 0 {
         bail!("--rounds and --concurrency must be at least 1");
     }
@@ -151,7 +199,7 @@ fn configure(args: &MatchArgs) -> Result<MatchConfig> {
         moves: args.draw_moves.max(1),
         after: args.draw_after,
     });
-    Ok(MatchConfig {
+    let cfg = MatchConfig {
         engines,
         openings,
         rounds: args.rounds,
@@ -169,20 +217,39 @@ fn configure(args: &MatchArgs) -> Result<MatchConfig> {
             debug: args.debug,
         },
         sprt,
-    })
+    };
+    Ok((cfg, seed))
 }
 
 /// Plays the match: progress on stderr, the summary on stdout, its last line the one-line result.
 pub fn run(args: &MatchArgs) -> Result<()> {
-    let cfg = configure(args)?;
+    let (cfg, seed) = configure(args)?;
+    if let Some(seed) = seed {
+        eprintln!("openings shuffled with --seed {seed}");
+    }
+    let names: Vec<&str> = cfg.engines.iter().map(|s| s.name.as_str()).collect();
+    let done = match (&args.pgn, args.resume) {
+        (Some(path), true) => {
+            let (_, schedule) = tournament::schedule_of(&cfg);
+            let done = resume::load(path, &schedule, &cfg.openings, &names)?;
+            eprintln!(
+                "resuming: {} of {} games already in {}",
+                done.len(),
+                schedule.len(),
+                path.display()
+            );
+            done
+        }
+        _ => Vec::new(),
+    };
     // Start every engine once, so a wrong path or protocol fails now with a clear message.
     for spec in &cfg.engines {
         EngineProcess::start(spec, cfg.process)
             .map_err(|e| anyhow::anyhow!("engine {} {e}", spec.name))?;
     }
-    let names: Vec<&str> = cfg.engines.iter().map(|s| s.name.as_str()).collect();
+    let interrupt = interrupt::watch_ctrl_c();
     let date = pgn_out::today();
-    let results = tournament::run(&cfg, |game, played, results| {
+    let results = tournament::run(&cfg, &done, &interrupt, |game, played, results| {
         let players = [names[game.red], names[game.black]];
         let first = names[results.pairings[game.pairing].0];
         eprintln!(
@@ -218,6 +285,18 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     })?;
     for line in report::summary(&results, &names, cfg.sprt.as_ref()) {
         outln!("{line}");
+    }
+    if results.interrupted {
+        let resume = if args.pgn.is_some() {
+            "; --resume continues it"
+        } else {
+            ""
+        };
+        bail!(
+            "interrupted after {} of {} games{resume}",
+            results.played,
+            results.scheduled
+        );
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! skipped. A FEN is told from moves by its `/`, which no move contains.
 
 use anyhow::{bail, Context, Result};
+use engine::random::Rng;
 use std::path::Path;
 use xiangqi::{parse_move, Game, Move, Position, Validation};
 
@@ -25,6 +26,16 @@ impl Opening {
             start: Position::startpos(),
             moves: Vec::new(),
         }
+    }
+}
+
+/// Puts the openings in a random order that depends only on `seed` (Fisher–Yates).
+pub fn shuffle(openings: &mut [Opening], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for i in (1..openings.len()).rev() {
+        // `below(i + 1)` is at most `i`, so the index is in range.
+        let j = rng.below(i as u64 + 1) as usize;
+        openings.swap(i, j);
     }
 }
 
@@ -133,6 +144,32 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1
         // A mated position is no opening.
         let err = parse_line("4k4/R8/9/9/9/9/9/9/9/1R1K5 w | b0b9").unwrap_err();
         assert!(format!("{err:#}").contains("finished"), "{err:#}");
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation_fixed_by_the_seed() {
+        let text = "h2e2\nb2e2\nc3c4\ng3g4\nh0g2\nb0c2\ni3i4\na3a4\n";
+        let openings = parse_openings(text).unwrap();
+        let order = |seed| {
+            let mut shuffled = openings.clone();
+            shuffle(&mut shuffled, seed);
+            shuffled
+                .iter()
+                .map(|o| iccs(o).join(" "))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(order(7), order(7));
+        assert_ne!(order(7), order(8));
+        let mut sorted = order(7);
+        sorted.sort();
+        let mut original: Vec<String> = openings.iter().map(|o| iccs(o).join(" ")).collect();
+        original.sort();
+        assert_eq!(sorted, original);
+        // Nothing to do for none or one.
+        shuffle(&mut [], 1);
+        let mut one = vec![Opening::startpos()];
+        shuffle(&mut one, 1);
+        assert_eq!(one, vec![Opening::startpos()]);
     }
 
     #[test]

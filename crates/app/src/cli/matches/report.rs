@@ -97,6 +97,9 @@ pub fn summary(results: &MatchResults, names: &[&str], sprt: Option<&Sprt>) -> V
     if let Some(decision) = results.stopped_by_sprt {
         let _ = write!(header, " (stopped by the SPRT: {decision})");
     }
+    if results.interrupted {
+        header.push_str(" (interrupted)");
+    }
     let [red, black, draws] = results.by_colour;
     let _ = write!(
         header,

@@ -4,21 +4,27 @@
 //! threads (`--concurrency`) take the next game from a shared counter and play it with their own
 //! engine processes, which they keep between games. Finished games come back to the calling
 //! thread over a channel: it alone counts results, prints progress, writes PGN and runs the
-//! SPRT, so none of that needs a lock. Stopping (SPRT decided, or an error) sets a flag that
-//! every wait of every worker looks at; games still running are then dropped uncounted.
+//! SPRT, so none of that needs a lock. Stopping (SPRT decided, an error, or Ctrl-C) sets a flag
+//! that every wait of every worker looks at; games still running are then dropped uncounted.
 
 use super::config::EngineSpec;
-use super::engine_process::{EngineSlot, ProcessSettings};
+use super::engine_process::ProcessSettings;
+use super::engine_slot::EngineSlot;
 use super::game_runner::{play_game, GameEnd, GameRules, PlayedGame, Termination};
 use super::openings::Opening;
+use super::resume::DoneGame;
 use super::sprt::{Decision, Sprt};
 use super::stats::PairingStats;
 use anyhow::Result;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
+use std::time::Duration;
 use xiangqi::Color;
+
+/// How often the collecting thread looks at the interrupt flag while no game finishes.
+const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -106,6 +112,8 @@ pub struct MatchResults {
     pub endings: Vec<(Termination, u32)>,
     /// The SPRT's decision when it stopped the match.
     pub stopped_by_sprt: Option<Decision>,
+    /// The match was interrupted (Ctrl-C); games still running were dropped.
+    pub interrupted: bool,
     /// First engine's points in the first game of pairs still waiting for their second game.
     pending: HashMap<usize, f64>,
 }
@@ -156,27 +164,62 @@ impl MatchResults {
     }
 }
 
-/// Plays the match. `on_game` sees every finished game with the results including it; an error
-/// from it stops the match. Returns the results (complete unless the SPRT stopped early).
+/// The schedule of `cfg`: its pairings and games.
+pub fn schedule_of(cfg: &MatchConfig) -> (Vec<(usize, usize)>, Vec<ScheduledGame>) {
+    schedule(cfg.engines.len(), cfg.openings.len(), cfg.rounds)
+}
+
+/// Plays the match. The games in `done` (from `--resume`) count first and are not played again.
+/// `on_game` sees every finished game with the results including it; an error from it stops
+/// the match, and so does `interrupt` becoming true (Ctrl-C). Returns the results (complete
+/// unless the SPRT or an interruption stopped the match early).
 pub fn run(
     cfg: &MatchConfig,
+    done: &[DoneGame],
+    interrupt: &AtomicBool,
     mut on_game: impl FnMut(&ScheduledGame, &PlayedGame, &MatchResults) -> Result<()>,
 ) -> Result<MatchResults> {
-    let (pairings, games) = schedule(cfg.engines.len(), cfg.openings.len(), cfg.rounds);
+    let (pairings, games) = schedule_of(cfg);
     let mut results = MatchResults::new(pairings, games.len());
+    let mut skip = vec![false; games.len()];
+    for game in done {
+        if let Some(scheduled) = games.get(game.index) {
+            results.record(scheduled, &game.end);
+            skip[game.index] = true;
+        }
+    }
+    if let Some(sprt) = &cfg.sprt {
+        let decision = sprt.decide(results.llr(sprt));
+        if decision != Decision::Continue {
+            results.stopped_by_sprt = Some(decision);
+            return Ok(results);
+        }
+    }
+    let todo: Vec<usize> = (0..games.len()).filter(|&i| !skip[i]).collect();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, PlayedGame)>();
-    let workers = cfg.concurrency.clamp(1, games.len().max(1));
+    let workers = cfg.concurrency.clamp(1, todo.len().max(1));
     thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (games, next, abort) = (&games, &next, &abort);
-            scope.spawn(move || worker(cfg, games, next, abort, tx));
+            let (games, todo, next, abort) = (&games, &todo, &next, &abort);
+            scope.spawn(move || worker(cfg, games, todo, next, abort, tx));
         }
         drop(tx);
         let outcome = (|| -> Result<()> {
-            for (index, played) in &rx {
+            loop {
+                let (index, played) = match rx.recv_timeout(INTERRUPT_POLL) {
+                    Ok(finished) => finished,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if interrupt.load(Ordering::Relaxed) {
+                            results.interrupted = true;
+                            break;
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                };
                 let game = &games[index];
                 results.record(game, &played.end);
                 on_game(game, &played, &results)?;
@@ -197,10 +240,12 @@ pub fn run(
     Ok(results)
 }
 
-/// One worker: plays games from the shared schedule until it is empty or the match stops.
+/// One worker: plays the games of `todo` (indices into `games`) that the shared counter `next`
+/// hands it, until none are left or the match stops.
 fn worker(
     cfg: &MatchConfig,
     games: &[ScheduledGame],
+    todo: &[usize],
     next: &AtomicUsize,
     abort: &AtomicBool,
     tx: Sender<(usize, PlayedGame)>,
@@ -211,7 +256,9 @@ fn worker(
         .map(|spec| EngineSlot::new(spec, cfg.process))
         .collect();
     while !abort.load(Ordering::Relaxed) {
-        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            break;
+        };
         let Some(game) = games.get(index) else {
             break;
         };

@@ -91,6 +91,8 @@ pub enum BestMove {
     Move {
         /// The token after `bestmove`.
         text: String,
+        /// The token after `ponder`: the reply the engine expects, not yet checked.
+        ponder: Option<String>,
         /// UCCI `resign` after the move.
         resign: bool,
     },
@@ -112,13 +114,29 @@ pub fn parse_bestmove(line: &str) -> Option<BestMove> {
             if matches!(text, "(none)" | "0000" | "none" | "null") {
                 return Some(BestMove::NoMove);
             }
-            let resign = tokens.any(|t| t == "resign");
+            let rest: Vec<&str> = tokens.collect();
+            let ponder = rest
+                .iter()
+                .position(|&t| t == "ponder")
+                .and_then(|i| rest.get(i + 1))
+                .filter(|p| !matches!(**p, "(none)" | "0000" | "none" | "null" | "resign"))
+                .map(|p| p.to_string());
             Some(BestMove::Move {
                 text: text.to_string(),
-                resign,
+                ponder,
+                resign: rest.contains(&"resign"),
             })
         }
         _ => None,
+    }
+}
+
+/// How an engine writes moves: ICCS, or ranks 1–10 with `uci-variant=true` (Fairy-Stockfish).
+pub fn notation(uci_variant: bool) -> Notation {
+    if uci_variant {
+        Notation::UciRanks1To10
+    } else {
+        Notation::Iccs
     }
 }
 
@@ -164,6 +182,17 @@ pub fn position_command(
     line
 }
 
+/// One side's clock as a `go` command reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideTime {
+    /// Time left.
+    pub left: Duration,
+    /// Time added after each move.
+    pub inc: Duration,
+    /// Moves until the clock is filled up again; `None` when the time is for the whole game.
+    pub movestogo: Option<u32>,
+}
+
 /// The limit of one `go`, resolved for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GoLimit {
@@ -173,83 +202,94 @@ pub enum GoLimit {
     Depth(u32),
     /// A fixed number of nodes.
     Nodes(u64),
-    /// Clocks: the mover's time left and increment, and the opponent's when it plays on a clock.
+    /// Clocks: the mover's, and the opponent's when it plays on a clock.
     Clock {
-        /// The side to move's time left.
-        own: Duration,
-        /// The side to move's increment.
-        own_inc: Duration,
-        /// The other side's time left and increment, if it has a clock.
-        opponent: Option<(Duration, Duration)>,
+        /// The side to move's clock.
+        own: SideTime,
+        /// The other side's clock, if it has one.
+        opponent: Option<SideTime>,
         /// Whether the side to move is Red (UCI sends `wtime`/`btime` by colour).
         red_to_move: bool,
     },
 }
 
+/// The `go ponder` command: `go` with `ponder` right after it, as both protocols put it (UCCI:
+/// `go ponder time …`).
+pub fn go_ponder_command(protocol: Protocol, limit: GoLimit, millis: bool) -> String {
+    let go = go_command(protocol, limit, millis);
+    match go.strip_prefix("go") {
+        Some(rest) => format!("go ponder{rest}"),
+        None => go,
+    }
+}
+
 /// The `go` command. UCCI times are in milliseconds when the engine accepted `usemillisec`,
 /// else in whole seconds (rounded down, at least 1 where a time is required).
 pub fn go_command(protocol: Protocol, limit: GoLimit, millis: bool) -> String {
-    let ucci_time = |d: Duration| {
-        if millis {
-            d.as_millis()
-        } else {
-            u128::from(d.as_secs())
-        }
-    };
     match (protocol, limit) {
         (_, GoLimit::Depth(d)) => format!("go depth {d}"),
         (_, GoLimit::Nodes(n)) => format!("go nodes {n}"),
         (Protocol::Uci, GoLimit::MoveTime(t)) => format!("go movetime {}", t.as_millis()),
         // UCCI has no movetime: the whole clock for one move comes closest.
         (Protocol::Ucci, GoLimit::MoveTime(t)) => {
-            format!("go time {} movestogo 1", ucci_time(t).max(1))
+            format!("go time {} movestogo 1", ucci_time(t, millis).max(1))
         }
         (
             Protocol::Uci,
             GoLimit::Clock {
                 own,
-                own_inc,
                 opponent,
                 red_to_move,
             },
         ) => {
-            let own_part =
-                |c: char| format!("{c}time {} {c}inc {}", own.as_millis(), own_inc.as_millis());
             let (me, them) = if red_to_move { ('w', 'b') } else { ('b', 'w') };
-            let mut line = format!("go {}", own_part(me));
-            if let Some((time, inc)) = opponent {
-                let _ = write!(
-                    line,
-                    " {them}time {} {them}inc {}",
-                    time.as_millis(),
-                    inc.as_millis()
-                );
+            let mut line = "go".to_string();
+            for (c, side) in [(me, Some(own)), (them, opponent)] {
+                if let Some(side) = side {
+                    let (time, inc) = (side.left.as_millis(), side.inc.as_millis());
+                    let _ = write!(line, " {c}time {time} {c}inc {inc}");
+                }
+            }
+            // UCI has one `movestogo`, meant for the side to move.
+            if let Some(n) = own.movestogo {
+                let _ = write!(line, " movestogo {n}");
             }
             line
         }
-        (
-            Protocol::Ucci,
-            GoLimit::Clock {
-                own,
-                own_inc,
-                opponent,
-                ..
-            },
-        ) => {
-            let mut line = format!(
-                "go time {} increment {}",
-                ucci_time(own).max(1),
-                ucci_time(own_inc)
-            );
-            if let Some((time, inc)) = opponent {
-                let _ = write!(
-                    line,
-                    " opptime {} oppincrement {}",
-                    ucci_time(time).max(1),
-                    ucci_time(inc)
-                );
+        (Protocol::Ucci, GoLimit::Clock { own, opponent, .. }) => {
+            let mut line = format!("go{}", ucci_clock("", own, millis));
+            if let Some(side) = opponent {
+                line.push_str(&ucci_clock("opp", side, millis));
             }
             line
+        }
+    }
+}
+
+/// A UCCI time: milliseconds with `usemillisec`, else whole seconds.
+fn ucci_time(d: Duration, millis: bool) -> u128 {
+    if millis {
+        d.as_millis()
+    } else {
+        u128::from(d.as_secs())
+    }
+}
+
+/// One side's part of a UCCI `go`, its words prefixed with `prefix` (`opp` for the opponent):
+/// ` time T increment I`, or in a moves-per-period control ` time T movestogo N` with
+/// ` increment I` only when there is one (UCCI names one or the other; engines that read both
+/// get the whole truth, the others still the usual form).
+fn ucci_clock(prefix: &str, side: SideTime, millis: bool) -> String {
+    let time = ucci_time(side.left, millis).max(1);
+    let inc = ucci_time(side.inc, millis);
+    match side.movestogo {
+        None => format!(" {prefix}time {time} {prefix}increment {inc}"),
+        Some(n) => {
+            let mut text = format!(" {prefix}time {time} {prefix}movestogo {n}");
+            if !side.inc.is_zero() {
+                let _ = write!(text, " {prefix}increment {inc}");
+            }
+            text
         }
     }
 }
@@ -296,19 +336,32 @@ mod tests {
 
     #[test]
     fn bestmove_lines() {
-        let mv = |t: &str, resign| BestMove::Move {
+        let mv = |t: &str, ponder: Option<&str>, resign| BestMove::Move {
             text: t.to_string(),
+            ponder: ponder.map(str::to_string),
             resign,
         };
         assert_eq!(
             parse_bestmove("bestmove h2e2 ponder h9g7"),
-            Some(mv("h2e2", false))
+            Some(mv("h2e2", Some("h9g7"), false))
         );
         assert_eq!(
             parse_bestmove("bestmove h2e2 resign"),
-            Some(mv("h2e2", true))
+            Some(mv("h2e2", None, true))
         );
-        assert_eq!(parse_bestmove("bestmove ???"), Some(mv("???", false)));
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder h9g7 resign"),
+            Some(mv("h2e2", Some("h9g7"), true))
+        );
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder"),
+            Some(mv("h2e2", None, false))
+        );
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder (none)"),
+            Some(mv("h2e2", None, false))
+        );
+        assert_eq!(parse_bestmove("bestmove ???"), Some(mv("???", None, false)));
         assert_eq!(parse_bestmove("bestmove"), Some(BestMove::Empty));
         assert_eq!(parse_bestmove("bestmove (none)"), Some(BestMove::NoMove));
         assert_eq!(parse_bestmove("nobestmove"), Some(BestMove::NoMove));
@@ -397,10 +450,14 @@ mod tests {
             go_command(Protocol::Ucci, GoLimit::MoveTime(ms(250)), false),
             "go time 1 movestogo 1"
         );
+        let side = |left, inc, movestogo| SideTime {
+            left: ms(left),
+            inc: ms(inc),
+            movestogo,
+        };
         let clock = GoLimit::Clock {
-            own: ms(59_000),
-            own_inc: ms(500),
-            opponent: Some((ms(61_500), ms(1000))),
+            own: side(59_000, 500, None),
+            opponent: Some(side(61_500, 1000, None)),
             red_to_move: false,
         };
         assert_eq!(
@@ -414,6 +471,41 @@ mod tests {
         assert_eq!(
             go_command(Protocol::Ucci, clock, false),
             "go time 59 increment 0 opptime 61 oppincrement 1"
+        );
+        assert_eq!(
+            go_ponder_command(Protocol::Ucci, clock, true),
+            "go ponder time 59000 increment 500 opptime 61500 oppincrement 1000"
+        );
+        assert_eq!(
+            go_ponder_command(Protocol::Uci, clock, false),
+            "go ponder btime 59000 binc 500 wtime 61500 winc 1000"
+        );
+        // Moves per period: `movestogo` for the mover in UCI, for both sides in UCCI.
+        let periods = GoLimit::Clock {
+            own: side(30_000, 0, Some(7)),
+            opponent: Some(side(45_000, 0, Some(8))),
+            red_to_move: true,
+        };
+        assert_eq!(
+            go_command(Protocol::Uci, periods, false),
+            "go wtime 30000 winc 0 btime 45000 binc 0 movestogo 7"
+        );
+        assert_eq!(
+            go_command(Protocol::Ucci, periods, true),
+            "go time 30000 movestogo 7 opptime 45000 oppmovestogo 8"
+        );
+        let with_inc = GoLimit::Clock {
+            own: side(30_000, 250, Some(1)),
+            opponent: None,
+            red_to_move: false,
+        };
+        assert_eq!(
+            go_command(Protocol::Uci, with_inc, false),
+            "go btime 30000 binc 250 movestogo 1"
+        );
+        assert_eq!(
+            go_command(Protocol::Ucci, with_inc, true),
+            "go time 30000 movestogo 1 increment 250"
         );
     }
 }
