@@ -1,5 +1,5 @@
 //! The `xiangqi` command: the web GUI (the default in a terminal), rules tools (perft, status,
-//! PGN, notation conversion), analysis, and the UCCI/UCI engine protocols.
+//! PGN, notation conversion), analysis, the opening book, and the UCCI/UCI engine protocols.
 
 mod cli;
 mod protocol;
@@ -34,6 +34,8 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
+    /// Build the opening book from its source lines, or look inside a book file.
+    Book(cli::book::BookArgs),
     /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
     Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
+        Some(Command::Book(a)) => cli::book::run(&a),
         Some(Command::Match(a)) => cli::matches::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),

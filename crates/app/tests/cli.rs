@@ -177,3 +177,71 @@ fn engine_mode_on_piped_stdin() {
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
     assert_eq!(text.lines().last(), Some("bye"));
 }
+
+#[test]
+fn book_build_is_reproducible_and_probe_and_stats_read_it() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-book-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = dir.join("lines.txt");
+    let out = dir.join("book.bin");
+    std::fs::write(&lines, "# test\n30 炮二平五 马８进７ # 中炮\n10 相三进五\n").unwrap();
+    let args = [
+        "book",
+        "build",
+        "--lines",
+        lines.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = xiangqi(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(last_line(&o).contains("wrote"), "{}", stdout(&o));
+    let first = std::fs::read(&out).unwrap();
+    assert!(xiangqi(&args).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+
+    let book = out.to_str().unwrap();
+    let text = stdout(&xiangqi(&["book", "probe", "--book", book]));
+    assert!(
+        text.contains("炮二平五  h2e2  weight    30   37.5%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("相七进五  c0e2  weight    10   12.5%"),
+        "{text}"
+    );
+    let text = stdout(&xiangqi(&[
+        "book", "probe", "--book", book, "--moves", "h2e2",
+    ]));
+    assert!(
+        text.contains("马８进７  h9g7  weight    30  100.0%"),
+        "{text}"
+    );
+    let text = stdout(&xiangqi(&[
+        "book", "probe", "--book", book, "--moves", "a3a4",
+    ]));
+    assert_eq!(last_line_of(&text), "no book moves");
+    let text = stdout(&xiangqi(&["book", "stats", "--book", book]));
+    assert!(text.contains("entries        6"), "{text}");
+    assert!(text.contains("mirror images  yes"), "{text}");
+
+    // The built-in book knows the central cannon.
+    let text = stdout(&xiangqi(&["book", "probe"]));
+    assert!(text.contains("炮二平五  h2e2"), "{text}");
+
+    // A bad line fails the build with its number; a damaged file fails the probe.
+    std::fs::write(&lines, "炮二平五\n炮二平五 马８进６\n").unwrap();
+    let o = xiangqi(&args);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 2: move 2 \"马８进６\""), "{err}");
+    std::fs::write(&out, &first[..first.len() - 3]).unwrap();
+    let o = xiangqi(&["book", "probe", "--book", book]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("truncated"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn last_line_of(text: &str) -> &str {
+    text.lines().last().unwrap_or("")
+}

@@ -125,6 +125,8 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
         let mut engine = Engine::new(EngineOptions {
             hash_mb: 16,
             threads: 1,
+            // The bench measures the search; book moves would skip it.
+            own_book: false,
             ..EngineOptions::default()
         });
         let started = Instant::now();

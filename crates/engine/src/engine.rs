@@ -2,6 +2,7 @@
 //! threads, and reports through callbacks. The protocol front end, the web GUI and the command
 //! line all drive the search through this one type.
 
+use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
 use crate::random::Rng;
 use crate::score::INFINITE;
@@ -29,9 +30,14 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Weakened play (a difficulty level or `UCI_Elo`); `None` is the full engine.
     pub strength: Option<Strength>,
-    /// Seed for random choices (weakened levels); `None` seeds from the clock, so that two
+    /// Seed for the weakened levels' random choice; `None` seeds from the clock, so that two
     /// games differ.
     pub seed: Option<u64>,
+    /// Play a move from the opening book when it has one (games only: never while
+    /// pondering, in infinite or mate analysis).
+    pub own_book: bool,
+    /// Seed for the book's random choice; `None` seeds from the clock (tests fix it).
+    pub book_seed: Option<u64>,
 }
 
 impl Default for EngineOptions {
@@ -43,6 +49,8 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(30),
             strength: None,
             seed: None,
+            own_book: true,
+            book_seed: None,
         }
     }
 }
@@ -109,6 +117,8 @@ pub struct SearchResult {
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Whether the move came from the opening book rather than a search.
+    pub from_book: bool,
 }
 
 struct Running {
@@ -124,6 +134,10 @@ pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
+    /// The opening book (the built-in one unless another was set).
+    book: Option<Arc<Book>>,
+    /// Chooses among book moves.
+    rng: Rng,
 }
 
 impl Default for Engine {
@@ -140,6 +154,8 @@ impl Engine {
         options.multipv = options.multipv.max(1);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            rng: options.book_seed.map_or_else(Rng::from_time, Rng::new),
+            book: Book::builtin(),
             options,
             running: None,
         }
@@ -181,6 +197,16 @@ impl Engine {
         self.options.strength = strength.filter(|s| !s.is_full());
     }
 
+    /// Switches the opening book on or off for the next searches.
+    pub fn set_own_book(&mut self, on: bool) {
+        self.options.own_book = on;
+    }
+
+    /// Uses `book` as the opening book; `None` goes back to the built-in one.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book.or_else(Book::builtin);
+    }
+
     /// Forgets everything learned (new game): empties the hash table.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
@@ -202,13 +228,15 @@ impl Engine {
 
     /// Starts searching in the background. `on_info` receives progress from the search thread;
     /// `on_done` receives the result once (also after [`Engine::stop`]). A search already
-    /// running is stopped first.
+    /// running is stopped first. With the book on, a book move is answered at once (still
+    /// through the callbacks, from the background thread).
     pub fn start<I, D>(&mut self, request: SearchRequest, on_info: I, on_done: D)
     where
         I: FnMut(&SearchInfo) + Send + 'static,
         D: FnOnce(SearchResult) + Send + 'static,
     {
         self.stop_and_wait();
+        let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
         let options = self.options.clone();
@@ -220,10 +248,16 @@ impl Engine {
             .stack_size(16 << 20)
             .spawn(move || {
                 let mut on_info = on_info;
-                let result = catch_unwind(AssertUnwindSafe(|| {
-                    run(&tt, &thread_shared, &request, &options, &mut on_info)
-                }))
-                .unwrap_or_else(|_| fallback(&request));
+                let result = match book_result {
+                    Some(result) => {
+                        on_info(&book_info(&result, &tt));
+                        result
+                    }
+                    None => catch_unwind(AssertUnwindSafe(|| {
+                        run(&tt, &thread_shared, &request, &options, &mut on_info)
+                    }))
+                    .unwrap_or_else(|_| fallback(&request)),
+                };
                 thread_finished.store(true, Ordering::SeqCst);
                 on_done(result);
             })
@@ -233,6 +267,53 @@ impl Engine {
             finished,
             handle,
         });
+    }
+
+    /// A move from the book for `request`, if the book is on and knows one that the request
+    /// allows and that does not repeat a position of the game.
+    fn book_move(&mut self, request: &SearchRequest) -> Option<SearchResult> {
+        let limits = &request.limits;
+        // Analysis wants the engine's own view, and a ponder search is answered by a search.
+        if !self.options.own_book || request.ponder || limits.infinite || limits.mate.is_some() {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        let root = request.root_position();
+        // A weakened level knows less theory: four plies of book per level.
+        let max_ply = self.options.strength.map_or(book::MAX_BOOK_PLY, |s| {
+            (4.0 * s.level_value())
+                .round()
+                .clamp(0.0, f64::from(book::MAX_BOOK_PLY)) as u32
+        });
+        if book::game_ply(&root) >= max_ply {
+            return None;
+        }
+        let allowed = root_moves(request, &root);
+        let mut seen = Vec::with_capacity(request.moves.len() + 1);
+        let mut pos = request.start.clone();
+        seen.push(pos.key());
+        for &m in &request.moves {
+            pos.make_move(m);
+            seen.push(pos.key());
+        }
+        let repeats = |m: Move| {
+            let mut after = root.clone();
+            after.make_move(m);
+            seen.contains(&after.key())
+        };
+        let choice = book.choose(&root, &mut self.rng, |m| {
+            allowed.contains(&m) && !repeats(m)
+        })?;
+        Some(SearchResult {
+            best_move: Some(choice.mv),
+            ponder_move: None,
+            score: choice.score.map_or(0, |(s, _)| i32::from(s)),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: vec![choice.mv],
+            from_book: true,
+        })
     }
 
     /// Searches on the calling thread's behalf and waits for the result.
@@ -314,6 +395,21 @@ fn fallback(request: &SearchRequest) -> SearchResult {
         nodes: 0,
         time: Duration::ZERO,
         pv: moves.first().copied().into_iter().collect(),
+        from_book: false,
+    }
+}
+
+/// The one progress report of a book move, so GUIs show the move and where it came from.
+fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
+    SearchInfo {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: result.score,
+        nodes: 0,
+        time: Duration::ZERO,
+        hashfull: tt.hashfull(),
+        pv: result.pv.clone(),
     }
 }
 
@@ -408,6 +504,7 @@ fn run(
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: started.elapsed(),
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
+            from_book: false,
         }
     })
 }

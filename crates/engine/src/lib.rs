@@ -1,9 +1,10 @@
 //! A Xiangqi engine: alpha-beta search (PVS, aspiration windows, transposition table, null
 //! move, late-move reductions, quiescence) over the `xiangqi` rules crate, with a hand-made
-//! evaluation, Lazy SMP threads and time management, behind a small [`Engine`] facade that the
+//! evaluation, Lazy SMP threads, time management and an opening book, behind a small [`Engine`] facade that the
 //! protocol front end and the web GUI share.
 
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod history;
@@ -16,6 +17,7 @@ pub mod strength;
 pub mod time;
 pub mod tt;
 
+pub use book::Book;
 pub use engine::{Engine, EngineOptions, SearchRequest, SearchResult};
 pub use search::SearchInfo;
 pub use time::{Clock, Limits};

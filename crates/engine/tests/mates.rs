@@ -339,6 +339,7 @@ fn run_engine(p: &Problem) -> EngineRun {
     let expected = MATE - (2 * p.n as i32 - 1);
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
+        own_book: false,
         ..EngineOptions::default()
     });
     let infos = Arc::new(Mutex::new(Vec::new()));

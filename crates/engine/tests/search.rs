@@ -11,6 +11,8 @@ fn engine(threads: usize, multipv: usize) -> Engine {
         hash_mb: 8,
         threads,
         multipv,
+        // These tests are about the search; the start position is in the book.
+        own_book: false,
         ..EngineOptions::default()
     })
 }

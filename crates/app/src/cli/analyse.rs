@@ -80,6 +80,8 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
         hash_mb: args.hash,
         threads: args.threads,
         move_overhead: Duration::ZERO,
+        // An analysis wants the engine's own judgement, not a book move.
+        own_book: false,
         ..EngineOptions::default()
     });
     let side = root.side_to_move();

@@ -18,6 +18,7 @@ macro_rules! out {
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod convert;
 pub mod matches;
 pub mod perft;

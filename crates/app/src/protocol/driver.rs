@@ -7,8 +7,9 @@ use super::command::{parse_line, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
 use engine::score::MATE_BOUND;
 use engine::strength::{self, Strength};
-use engine::{Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
+use engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
@@ -207,6 +208,11 @@ impl Session {
             "option name Move Overhead type spin default {} min 0 max 5000",
             o.move_overhead.as_millis()
         ));
+        self.say(&format!(
+            "option name OwnBook type check default {}",
+            o.own_book
+        ));
+        self.say("option name BookFile type string default <empty>");
         self.say("option name Clear Hash type button");
         self.say("option name UCI_ShowWDL type check default false");
         self.say("option name UCI_Variant type combo default xiangqi var xiangqi");
@@ -243,6 +249,8 @@ impl Session {
         ));
         self.say("option ponder type check default false");
         self.say("option multipv type spin min 1 max 128 default 1");
+        self.say(&format!("option usebook type check default {}", o.own_book));
+        self.say("option bookfiles type string default <empty>");
         self.say("option newgame type button");
         self.say(&format!(
             "option level type spin min {} max {max} default {max}",
@@ -255,6 +263,7 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
         let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
+        // Anything but a clear yes or no is refused, so a typo does not silently mean "off".
         let flag = |v: Option<&str>| match v?.trim().to_ascii_lowercase().as_str() {
             "true" | "on" | "1" | "yes" => Some(true),
             "false" | "off" | "0" | "no" => Some(false),
@@ -337,8 +346,31 @@ impl Session {
                 }
                 None => self.complain("option UCI_Elo needs a number"),
             },
-            "batch" | "debug" | "idle" | "promotion" | "bookfiles" | "evalfile" => {}
+            "ownbook" | "usebook" => match flag(value) {
+                Some(on) => self.engine.set_own_book(on),
+                None => self.complain(&format!("option {name} needs true or false")),
+            },
+            "bookfile" | "bookfiles" => self.set_book_file(value),
+            "batch" | "debug" | "idle" | "promotion" | "evalfile" => {}
             _ => self.complain(&format!("unknown option {name}")),
+        }
+    }
+
+    /// Loads the book file named by `value`; empty or `<empty>` means the built-in book. A bad
+    /// file leaves the current book in place.
+    fn set_book_file(&mut self, value: Option<&str>) {
+        let path = value.map(str::trim).unwrap_or("");
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_book(None);
+            return;
+        }
+        match Book::load(Path::new(path)) {
+            Ok(book) => {
+                let moves = book.entries().len();
+                self.engine.set_book(Some(Arc::new(book)));
+                self.say(&format!("info string book {path} loaded ({moves} moves)"));
+            }
+            Err(e) => self.complain(&format!("{e}; the book is unchanged")),
         }
     }
 
@@ -453,6 +485,10 @@ impl Session {
             },
             move |result| {
                 let ranks = done_settings.lock().is_ok_and(|s| s.ranks_1_to_10);
+                if let Some(best) = result.best_move.filter(|_| result.from_book) {
+                    let text = format_move(&root, best, ranks);
+                    say(&done_out, &format!("info string book move {text}"));
+                }
                 say(
                     &done_out,
                     &bestmove_line(&result, dialect, &root, ranks, draw_offered),

@@ -56,6 +56,8 @@ fn uci_handshake_and_search() {
     assert!(out.text().contains("option name Hash"));
     s.handle_line("isready");
     out.wait_for("readyok");
+    // The position is in the opening book: switch it off to see a search.
+    s.handle_line("setoption name OwnBook value false");
     s.handle_line("position startpos moves h2e2 h9g7");
     s.handle_line("go depth 4");
     let best = out.wait_for("bestmove");
@@ -110,6 +112,7 @@ fn stop_ends_an_infinite_search() {
 fn ranks_one_to_ten_after_uci_variant() {
     let (mut s, out) = session(Some(Dialect::Uci));
     s.handle_line("setoption name UCI_Variant value xiangqi");
+    s.handle_line("setoption name OwnBook value false");
     s.handle_line("position startpos moves h3e3 h10g8");
     s.handle_line("go depth 2");
     let best = out.wait_for("bestmove");
@@ -198,6 +201,121 @@ fn banmoves_and_searchmoves_restrict_the_root() {
     assert!(out.wait_for("bestmove").starts_with("bestmove a3a4"));
 }
 
+/// The `bestmove` of a session, as a move of `pos`.
+fn best_move(line: &str, pos: &xiangqi::Position, notation: xiangqi::Notation) -> xiangqi::Move {
+    let text = line.split_whitespace().nth(1).unwrap();
+    xiangqi::parse_move_as(pos, text, notation).unwrap()
+}
+
+fn book_moves(pos: &xiangqi::Position) -> Vec<xiangqi::Move> {
+    let book = engine::Book::builtin().unwrap();
+    book.probe(pos).iter().map(|m| m.mv).collect()
+}
+
+#[test]
+fn book_options_are_listed_in_both_dialects() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    out.wait_for("uciok");
+    assert!(out
+        .text()
+        .contains("option name OwnBook type check default true\n"));
+    assert!(out
+        .text()
+        .contains("option name BookFile type string default <empty>\n"));
+    let (mut s, out) = session(None);
+    s.handle_line("ucci");
+    out.wait_for("ucciok");
+    assert!(out
+        .text()
+        .contains("option usebook type check default true\n"));
+    assert!(out
+        .text()
+        .contains("option bookfiles type string default <empty>\n"));
+}
+
+#[test]
+fn the_book_answers_until_switched_off() {
+    let start = xiangqi::Position::startpos();
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("position startpos");
+    s.handle_line("go depth 6");
+    let best = out.wait_for("bestmove");
+    let played = best_move(&best, &start, xiangqi::Notation::Iccs);
+    assert!(book_moves(&start).contains(&played), "{best}");
+    assert!(out
+        .text()
+        .contains(&format!("info string book move {played}")));
+    assert!(out
+        .text()
+        .contains("info depth 0 seldepth 0 multipv 1 score cp 0"));
+
+    let (mut s, out) = session(Some(Dialect::Ucci));
+    s.handle_line("setoption usebook false");
+    s.handle_line("position startpos");
+    s.handle_line("go depth 3");
+    out.wait_for("bestmove");
+    assert!(out.text().contains("info depth 3"), "{}", out.text());
+    assert!(!out.text().contains("book"), "{}", out.text());
+    s.handle_line("setoption usebook maybe");
+    out.wait_for("info string option usebook needs true or false");
+}
+
+#[test]
+fn book_moves_follow_uci_variant_ranks() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("setoption name UCI_Variant value xiangqi");
+    s.handle_line("position startpos moves h3e3");
+    s.handle_line("go depth 2");
+    let best = out.wait_for("bestmove");
+    let mut pos = xiangqi::Position::startpos();
+    pos.make_move(xiangqi::parse_move(&pos, "h2e2").unwrap());
+    let played = best_move(&best, &pos, xiangqi::Notation::UciRanks1To10);
+    assert!(book_moves(&pos).contains(&played), "{best}");
+    let line = out.wait_for("info string book move");
+    assert!(
+        line.ends_with(best.split_whitespace().nth(1).unwrap()),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_book_file_can_be_loaded_and_a_bad_one_is_refused() {
+    let dir = std::env::temp_dir().join(format!("xq-protocol-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("elephant.bin");
+    let lines = engine::book::parse_lines("相三进五 卒７进１").unwrap();
+    std::fs::write(&good, engine::Book::build(&lines, None).to_bytes()).unwrap();
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, b"XQBK and then nonsense").unwrap();
+
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line(&format!("setoption name BookFile value {}", bad.display()));
+    out.wait_for("info string not a book file");
+    s.handle_line(&format!("setoption name BookFile value {}", good.display()));
+    out.wait_for("info string book ");
+    s.handle_line("position startpos");
+    s.handle_line("go depth 2");
+    let best = out.wait_for("bestmove");
+    assert!(
+        matches!(best.as_str(), "bestmove g0e2" | "bestmove c0e2"),
+        "{best}"
+    );
+    // Back to the built-in book.
+    s.handle_line("setoption name BookFile value <empty>");
+    s.handle_line("ucinewgame");
+    s.handle_line("isready");
+    out.wait_for("readyok");
+
+    let (mut s, out) = session(Some(Dialect::Ucci));
+    s.handle_line(&format!(
+        "setoption bookfiles {}",
+        dir.join("missing.bin").display()
+    ));
+    out.wait_for("info string cannot read book file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 mod garbled {
     use super::*;
     use proptest::prelude::*;
@@ -230,6 +348,9 @@ mod garbled {
         "name",
         "value",
         "Hash",
+        "OwnBook",
+        "usebook",
+        "false",
         "Threads",
         "MultiPV",
         "banmoves",

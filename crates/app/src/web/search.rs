@@ -215,6 +215,8 @@ impl SearchPool {
                 hash_mb: self.hash_mb,
                 threads: 1,
                 move_overhead: Duration::ZERO,
+                // Each job says whether it wants the book (see `Lease::use_book`).
+                own_book: false,
                 ..EngineOptions::default()
             })
         });
@@ -234,6 +236,14 @@ pub struct Lease {
 }
 
 impl Lease {
+    /// Whether the next searches may answer from the opening book: the computer's moves do,
+    /// for variety; analysis, hints, draw offers and reviews judge positions and do not.
+    pub fn use_book(&mut self, on: bool) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_own_book(on);
+        }
+    }
+
     /// Searches on the engine's thread, waiting here (a blocking thread, not the runtime) and
     /// stopping the search when `cancel` is set. `None` if cancelled.
     pub fn search(
@@ -369,6 +379,7 @@ fn run(
     kind: JobKind,
     snap: &Snapshot,
 ) {
+    lease.use_book(kind == JobKind::Computer);
     if kind == JobKind::Review {
         review(shared, &mut lease, cancel, snap);
         drop(lease);

@@ -306,6 +306,19 @@ async fn playing_black_the_computer_opens() {
         .wait(&id, "the computer's first move", |g| plies(g) == 1)
         .await;
     assert_eq!(game["turn"], "black");
+    // It comes from the opening book, reported as such (depth 0, no nodes).
+    let start = xiangqi::Position::startpos();
+    let book: Vec<String> = engine::Book::builtin()
+        .unwrap()
+        .probe(&start)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    let first = game["moves"][0]["iccs"].as_str().unwrap().to_owned();
+    assert!(book.contains(&first), "{first}");
+    assert_eq!(game["analysis"]["kind"], "computer", "{game}");
+    assert_eq!(game["analysis"]["depth"], 0, "{game}");
+    assert_eq!(game["analysis"]["nodes"], 0, "{game}");
     assert!(!game["legal"].as_array().unwrap().is_empty());
     let (s, b) = t
         .call("POST", &format!("/api/games/{id}/resign"), None)

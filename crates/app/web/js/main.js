@@ -404,7 +404,9 @@ function renderAnalysis() {
   $('eval-text').textContent = a.mate_red
     ? t('mateIn', a.mate_red > 0 ? t('red') : t('black'), Math.abs(a.mate_red))
     : `${a.score_red >= 0 ? '+' : ''}${(a.score_red / 100).toFixed(2)}`;
-  $('an-depth').textContent = t('depth', a.depth);
+  // A book move is reported once, at depth 0 without nodes: say where it came from.
+  const fromBook = a.depth === 0 && a.nodes === 0;
+  $('an-depth').textContent = fromBook ? t('bookMove') : t('depth', a.depth);
   $('an-nps').textContent = t('nps', formatCount(a.nps));
   $('an-nodes').textContent = t('nodes', formatCount(a.nodes));
   $('pv').textContent = a.pv_chinese.join(' ');
