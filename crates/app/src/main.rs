@@ -34,6 +34,10 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
+    /// Self-play games by the engine, written as positions with results for `tune`.
+    Datagen(cli::datagen::DatagenArgs),
+    /// Fit the evaluation weights to game results (Texel tuning) on `datagen` data.
+    Tune(cli::tune::TuneArgs),
     /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
     Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -55,6 +59,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
         Some(Command::Match(a)) => cli::matches::run(&a),
+        Some(Command::Datagen(a)) => cli::datagen::run(&a),
+        Some(Command::Tune(a)) => cli::tune::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),
