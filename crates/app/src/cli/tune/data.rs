@@ -13,6 +13,8 @@ pub struct Sample {
     pub pos: Position,
     /// The game's result for Red, from 0 to 1.
     pub result: f64,
+    /// The search's score for Red, if the line has one.
+    pub score: Option<i32>,
 }
 
 /// What is wrong with a data file.
@@ -92,16 +94,15 @@ fn parse_line(file: &Path, number: usize, text: &str) -> Result<Sample, DataErro
             line: number,
             text: fields[1].to_string(),
         })?;
-    if let Some(score) = fields.get(2) {
-        if score.parse::<i32>().is_err() {
-            return Err(DataError::Score {
-                file: file.to_path_buf(),
-                line: number,
-                text: score.to_string(),
-            });
-        }
-    }
-    Ok(Sample { pos, result })
+    let score = match fields.get(2) {
+        None => None,
+        Some(text) => Some(text.parse::<i32>().map_err(|_| DataError::Score {
+            file: file.to_path_buf(),
+            line: number,
+            text: text.to_string(),
+        })?),
+    };
+    Ok(Sample { pos, result, score })
 }
 
 /// Reads the samples of `reader` (named `file` in errors) into `out`, stopping once `out` holds
@@ -163,6 +164,7 @@ mod tests {
         assert_eq!(samples.len(), 2);
         assert_eq!(samples[0].result, 1.0);
         assert_eq!(samples[1].result, 0.5);
+        assert_eq!((samples[0].score, samples[1].score), (Some(35), None));
         assert_eq!(samples[1].pos.to_fen(), fen);
     }
 

@@ -165,6 +165,7 @@ mod tests {
         Sample {
             pos: Position::from_fen(fen).unwrap(),
             result,
+            score: None,
         }
     }
 

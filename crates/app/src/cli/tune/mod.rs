@@ -53,6 +53,14 @@ pub struct TuneArgs {
     /// Largest change of a weight per Adam step at the start of a pass (centi-soldiers).
     #[arg(long, default_value_t = 1.0, value_name = "CP")]
     rate: f64,
+    /// How much the target leans on the search score instead of the game result: the target
+    /// is (1 − w) · result + w · sigmoid(K · score). 0 is classic Texel tuning.
+    #[arg(long, default_value_t = 0.0, value_name = "W")]
+    score_weight: f64,
+    /// Penalty per squared centi-soldier of distance from the hand-made weights (L2), against
+    /// over-fitting weights that few positions inform.
+    #[arg(long, default_value_t = 1e-8, value_name = "LAMBDA")]
+    regularization: f64,
     /// Share of the positions (the last ones) held out to check the fit.
     #[arg(long, default_value_t = 0.1, value_name = "FRACTION")]
     validation: f64,
@@ -71,6 +79,8 @@ pub struct Settings {
     pub iterations: usize,
     /// Adam settings of each pass.
     pub adam: adam::Settings,
+    /// Share of the target taken from the search score (0: results only).
+    pub score_weight: f64,
     /// Threads for everything parallel.
     pub threads: usize,
 }
@@ -80,9 +90,9 @@ pub struct Settings {
 pub struct Tuned {
     /// The fitted scaling constant.
     pub k: f64,
-    /// Training error of the starting weights.
+    /// Training error of the starting weights (against the blended targets).
     pub start_error: f64,
-    /// Training error of the tuned weights.
+    /// Training error of the tuned weights (against the blended targets).
     pub error: f64,
     /// Held-out error of the starting weights and of the tuned ones (when any is held out).
     pub validation: Option<(f64, f64)>,
@@ -120,7 +130,30 @@ pub fn error_of(samples: &[Sample], weights: &Weights, k: f64, threads: usize) -
     mean_error(&points(samples, weights, threads), k, threads)
 }
 
-/// Tunes from `start` on `train`, reporting on `validation` too; `log` gets progress lines.
+/// The training targets: each sample's result, blended with the expectation of its search
+/// score when `score_weight` is above 0 (samples without a score keep their result).
+fn blended(samples: &[Sample], k: f64, score_weight: f64) -> Vec<Sample> {
+    samples
+        .iter()
+        .map(|s| {
+            let result = match s.score {
+                Some(score) if score_weight > 0.0 => {
+                    (1.0 - score_weight) * s.result
+                        + score_weight * sigmoid::sigmoid(k * score as f64)
+                }
+                _ => s.result,
+            };
+            Sample {
+                result,
+                ..s.clone()
+            }
+        })
+        .collect()
+}
+
+/// Tunes from `start` on `train`; `log` gets progress lines. A pass is kept only if it lowers
+/// the real training error and, when positions are held out, their error (against the game
+/// results alone): the first pass that fails ends the tuning.
 pub fn tune(
     train: &[Sample],
     validation: &[Sample],
@@ -130,21 +163,30 @@ pub fn tune(
 ) -> Tuned {
     let threads = settings.threads;
     let k = fit_k(&points(train, start, threads), threads);
-    let start_error = error_of(train, start, k, threads);
+    log(format!(
+        "K = {k:.6}: error against results {:.6}",
+        error_of(train, start, k, threads)
+    ));
+    let targets = blended(train, k, settings.score_weight);
+    let start_error = error_of(&targets, start, k, threads);
     let val_start = (!validation.is_empty()).then(|| error_of(validation, start, k, threads));
-    log(format!("K = {k:.6}: error {start_error:.6}"));
+    if let Some(v) = val_start {
+        log(format!("start: error {start_error:.6}, held out {v:.6}"));
+    }
+    let anchor: Vec<f64> = start.values().iter().map(|&v| v as f64).collect();
     let mut best = start.clone();
     let mut best_error = start_error;
+    let mut best_val = val_start;
     for pass in 1..=settings.iterations {
         let started = Instant::now();
-        let model = Linear::build(train, &best, threads);
+        let model = Linear::build(&targets, &best, threads);
         log(format!(
             "pass {pass}: linearised {} positions ({:.1} weights each) in {:.1} s",
             model.len(),
             model.density(),
             started.elapsed().as_secs_f64()
         ));
-        let fitted = adam::fit(&model, k, settings.adam, |step, error| {
+        let fitted = adam::fit(&model, k, &anchor, settings.adam, |step, error| {
             log(format!(
                 "pass {pass}: step {step:>5}: model error {error:.6}"
             ));
@@ -156,12 +198,18 @@ pub fn tune(
         let Some(candidate) = best.with_values(&rounded) else {
             break;
         };
-        let error = error_of(train, &candidate, k, threads);
+        let error = error_of(&targets, &candidate, k, threads);
+        let val = best_val.map(|_| error_of(validation, &candidate, k, threads));
+        let val_text = match (best_val, val) {
+            (Some(a), Some(b)) => format!(", held out {a:.6} -> {b:.6}"),
+            _ => String::new(),
+        };
         log(format!(
-            "pass {pass}: error {best_error:.6} -> {error:.6} ({:.1} s)",
+            "pass {pass}: error {best_error:.6} -> {error:.6}{val_text} ({:.1} s)",
             started.elapsed().as_secs_f64()
         ));
-        if error >= best_error {
+        let val_worse = matches!((best_val, val), (Some(a), Some(b)) if b >= a);
+        if error >= best_error || val_worse {
             log(format!(
                 "pass {pass}: no improvement, keeping the weights before it"
             ));
@@ -169,13 +217,13 @@ pub fn tune(
         }
         best = candidate;
         best_error = error;
+        best_val = val;
     }
-    let validation = val_start.map(|before| (before, error_of(validation, &best, k, threads)));
     Tuned {
         k,
         start_error,
         error: best_error,
-        validation,
+        validation: val_start.zip(best_val),
         weights: best,
     }
 }
@@ -184,6 +232,9 @@ pub fn tune(
 pub fn run(args: &TuneArgs) -> Result<()> {
     if !(0.0..1.0).contains(&args.validation) {
         bail!("--validation must be at least 0 and below 1");
+    }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must be from 0 to 1");
     }
     let threads = args
         .threads
@@ -211,8 +262,10 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         adam: adam::Settings {
             steps: args.steps,
             rate: args.rate,
+            l2: args.regularization.max(0.0),
             threads,
         },
+        score_weight: args.score_weight,
         threads,
     };
     let tuned = tune(train, validation, &DEFAULT, &settings, &mut |line| {
@@ -229,8 +282,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                 .join(", ")
         ),
         format!(
-            "K {:.6}; training error {:.6} -> {:.6}",
-            tuned.k, tuned.start_error, tuned.error
+            "K {:.6}; score weight {}; L2 {}; training error {:.6} -> {:.6}",
+            tuned.k, args.score_weight, args.regularization, tuned.start_error, tuned.error
         ),
     ];
     if let Some((before, after)) = tuned.validation {
@@ -287,6 +340,7 @@ mod tests {
                 samples.push(Sample {
                     pos: pos.clone(),
                     result: sigmoid(0.004 * red),
+                    score: Some(red as i32),
                 });
             }
         }
@@ -302,8 +356,10 @@ mod tests {
             adam: adam::Settings {
                 steps: 300,
                 rate: 4.0,
+                l2: 0.0,
                 threads: 2,
             },
+            score_weight: 0.0,
             threads: 2,
         };
         let mut lines = Vec::new();
@@ -320,6 +376,20 @@ mod tests {
             truth.material[4].mg
         );
         assert!(lines[0].starts_with("K = "));
+    }
+
+    #[test]
+    fn score_weight_blends_the_targets() {
+        let (samples, _) = synthetic();
+        let mut s = samples[0].clone();
+        s.result = 1.0;
+        s.score = Some(0);
+        let plain = blended(std::slice::from_ref(&s), 0.01, 0.0);
+        assert_eq!(plain[0].result, 1.0);
+        let half = blended(std::slice::from_ref(&s), 0.01, 0.5);
+        assert!((half[0].result - 0.75).abs() < 1e-12);
+        s.score = None;
+        assert_eq!(blended(&[s], 0.01, 0.5)[0].result, 1.0);
     }
 
     #[test]
