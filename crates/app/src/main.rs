@@ -36,6 +36,10 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Build the opening book from its source lines, or look inside a book file.
     Book(cli::book::BookArgs),
+    /// Self-play games by the engine, written as positions with results for `tune`.
+    Datagen(cli::datagen::DatagenArgs),
+    /// Fit the evaluation weights to game results (Texel tuning) on `datagen` data.
+    Tune(cli::tune::TuneArgs),
     /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
     Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
         Some(Command::Book(a)) => cli::book::run(&a),
         Some(Command::Match(a)) => cli::matches::run(&a),
+        Some(Command::Datagen(a)) => cli::datagen::run(&a),
+        Some(Command::Tune(a)) => cli::tune::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

@@ -244,4 +244,46 @@ fn book_build_is_reproducible_and_probe_and_stats_read_it() {
 
 fn last_line_of(text: &str) -> &str {
     text.lines().last().unwrap_or("")
+fn datagen_then_tune() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let tuned = dir.join("tuned.rs.txt");
+    let (data_arg, tuned_arg) = (data.to_str().unwrap(), tuned.to_str().unwrap());
+    let gen = ["datagen", "--games", "2", "--nodes", "300", "--seed", "4"];
+    let o = xiangqi(&[&gen[..], &["--max-plies", "60", "--out", data_arg]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("done: 2 games"));
+    let first = std::fs::read_to_string(&data).unwrap();
+    assert!(first.lines().count() > 20, "{first}");
+    let o = xiangqi(&[
+        "tune",
+        "--data",
+        data_arg,
+        "--iterations",
+        "1",
+        "--steps",
+        "20",
+        "--out",
+        tuned_arg,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout(&o).starts_with("Tuned by `xiangqi tune`"),
+        "{}",
+        stdout(&o)
+    );
+    let literal = std::fs::read_to_string(&tuned).unwrap();
+    assert!(literal.contains("pub const DEFAULT: Weights = Weights {"));
+    // A broken line is reported with its number.
+    std::fs::write(&data, format!("{first}not a position;1.0;0\n")).unwrap();
+    let o = xiangqi(&["tune", "--data", data_arg, "--out", tuned_arg]);
+    assert!(!o.status.success());
+    let line = first.lines().count() + 1;
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        err.contains(&format!("data.txt:{line}: invalid FEN")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

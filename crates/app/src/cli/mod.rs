@@ -20,10 +20,12 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod convert;
+pub mod datagen;
 pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod status;
+pub mod tune;
 
 use anyhow::{Context, Result};
 use xiangqi::{Position, Validation};

@@ -4,8 +4,10 @@
 //! Every weight is in [`params::Weights`]; [`Evaluator::new`] takes a set, so a tuner can try
 //! others.
 
+pub mod literal;
 pub mod params;
 mod pst;
+pub mod visit;
 
 use params::{Pair, Weights};
 use pst::PieceSquare;
@@ -42,6 +44,34 @@ impl Score {
     }
 }
 
+/// An evaluation before its parts are combined, all from Red's point of view: the score is
+/// `(mg · phase + eg · (FULL − phase)) / FULL`, times `scale / 64`, plus `tempo`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// Middlegame sum of every weighted feature.
+    pub mg: i32,
+    /// Endgame sum of every weighted feature.
+    pub eg: i32,
+    /// Material left, from 0 (bare) to [`Terms::FULL_PHASE`] (all heavy pieces on the board).
+    pub phase: i32,
+    /// Share of the blended score that counts, in 64ths (below 64 in endings hard to win).
+    pub scale: i32,
+    /// The side to move's bonus: positive when Red is to move.
+    pub tempo: i32,
+}
+
+impl Terms {
+    /// The phase value of the full board.
+    pub const FULL_PHASE: i32 = FULL_PHASE;
+
+    /// The combined score from Red's point of view, in centi-soldiers.
+    #[inline]
+    pub fn red_score(&self) -> i32 {
+        let blended = (self.mg * self.phase + self.eg * (FULL_PHASE - self.phase)) / FULL_PHASE;
+        blended * self.scale / 64 + self.tempo
+    }
+}
+
 /// What one side's pieces attack, gathered while scoring mobility.
 #[derive(Default, Clone, Copy)]
 struct AttackMap {
@@ -54,7 +84,7 @@ impl Evaluator {
     /// An evaluator with the given weights.
     pub fn new(weights: Weights) -> Evaluator {
         Evaluator {
-            piece_square: PieceSquare::new(&weights.material),
+            piece_square: PieceSquare::new(&weights),
             weights,
         }
     }
@@ -65,7 +95,18 @@ impl Evaluator {
     }
 
     /// The score of `pos` for the side to move, in centi-soldiers.
+    #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        let red = self.terms(pos).red_score();
+        match pos.side_to_move() {
+            Color::Red => red,
+            Color::Black => -red,
+        }
+    }
+
+    /// The evaluation of `pos` taken apart (see [`Terms`]), for a tuner that needs to know
+    /// how each weight reaches the score.
+    pub fn terms(&self, pos: &Position) -> Terms {
         let w = &self.weights;
         let mut score = Score::default();
         let mut phase = 0;
@@ -119,13 +160,17 @@ impl Evaluator {
             self.soldiers(pos, color, sign, &mut score);
         }
         let phase = phase.min(FULL_PHASE);
-        let mut blended = (score.mg * phase + score.eg * (FULL_PHASE - phase)) / FULL_PHASE;
-        blended = blended * drawish_scale(pos, blended) / 64;
-        let relative = match pos.side_to_move() {
-            Color::Red => blended,
-            Color::Black => -blended,
-        };
-        relative + w.tempo
+        let blended = (score.mg * phase + score.eg * (FULL_PHASE - phase)) / FULL_PHASE;
+        Terms {
+            mg: score.mg,
+            eg: score.eg,
+            phase,
+            scale: drawish_scale(pos, blended),
+            tempo: match pos.side_to_move() {
+                Color::Red => w.tempo,
+                Color::Black => -w.tempo,
+            },
+        }
     }
 
     /// Penalties for `color`'s general: missing defenders against the attackers that exploit
@@ -315,6 +360,37 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn terms_combine_to_the_evaluation() {
+        for fen in [
+            xiangqi::START_FEN,
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 b - - 0 1",
+            "3akab2/9/4b4/9/9/9/9/3C5/9/4K4 b",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let terms = DEFAULT_EVALUATOR.terms(&pos);
+            let red = match pos.side_to_move() {
+                Color::Red => DEFAULT_EVALUATOR.evaluate(&pos),
+                Color::Black => -DEFAULT_EVALUATOR.evaluate(&pos),
+            };
+            assert_eq!(terms.red_score(), red, "{fen}");
+        }
+    }
+
+    #[test]
+    fn pst_scale_zero_leaves_material_only() {
+        let mut weights = params::DEFAULT.clone();
+        for scale in &mut weights.pst_scale {
+            *scale = params::pair(0, 0);
+        }
+        let flat = Evaluator::new(weights);
+        // A soldier on its own side, one rank apart: only its table tells the two apart.
+        let a3 = Position::from_fen("3k5/9/9/9/9/9/P8/9/9/4K4 w").unwrap();
+        let a4 = Position::from_fen("3k5/9/9/9/9/P8/9/9/9/4K4 w").unwrap();
+        assert_ne!(DEFAULT_EVALUATOR.terms(&a3), DEFAULT_EVALUATOR.terms(&a4));
+        assert_eq!(flat.terms(&a3), flat.terms(&a4));
     }
 
     #[test]

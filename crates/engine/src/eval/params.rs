@@ -51,6 +51,9 @@ pub struct Weights {
     pub connected_soldiers: Pair,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// How much of each kind's piece-square table counts, in 64ths (64 = the table as
+    /// written), so a tuner can strengthen or flatten a table without 90 weights per kind.
+    pub pst_scale: [Pair; 7],
 }
 
 /// The hand-made starting weights.
@@ -78,4 +81,13 @@ pub const DEFAULT: Weights = Weights {
     threat_scale: [0, 2, 2, 4, 8, 5, 1],
     connected_soldiers: pair(12, 24),
     tempo: 16,
+    pst_scale: [
+        pair(64, 64),
+        pair(64, 64),
+        pair(64, 64),
+        pair(64, 64),
+        pair(64, 64),
+        pair(64, 64),
+        pair(64, 64),
+    ],
 };

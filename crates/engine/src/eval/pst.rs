@@ -2,7 +2,7 @@
 //! mirrored). Each table reads like the board seen by Red: the first row is rank 9 (the enemy's
 //! back rank), the last row is rank 0 (Red's own back rank).
 
-use super::params::Pair;
+use super::params::{Pair, Weights};
 use xiangqi::{Color, PieceKind, Square};
 
 type Table = [[i16; 9]; 10];
@@ -130,8 +130,8 @@ const fn table_for(kind: PieceKind, endgame: bool) -> &'static Table {
 }
 
 impl PieceSquare {
-    /// Builds the table for the given base material values.
-    pub fn new(material: &[Pair; 7]) -> PieceSquare {
+    /// Builds the table for the given base material values and table scales.
+    pub fn new(weights: &Weights) -> PieceSquare {
         let mut values = [[[Pair { mg: 0, eg: 0 }; 90]; 7]; 2];
         for color in Color::ALL {
             for kind in PieceKind::ALL {
@@ -143,10 +143,13 @@ impl PieceSquare {
                     };
                     let row = 9 - own.rank() as usize;
                     let col = own.file() as usize;
-                    let base = material[kind.index()];
+                    let base = weights.material[kind.index()];
+                    let scale = weights.pst_scale[kind.index()];
+                    let mg = table_for(kind, false)[row][col] as i32 * scale.mg / 64;
+                    let eg = table_for(kind, true)[row][col] as i32 * scale.eg / 64;
                     values[color.index()][kind.index()][sq.index()] = Pair {
-                        mg: base.mg + table_for(kind, false)[row][col] as i32,
-                        eg: base.eg + table_for(kind, true)[row][col] as i32,
+                        mg: base.mg + mg,
+                        eg: base.eg + eg,
                     };
                 }
             }
