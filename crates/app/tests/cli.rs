@@ -244,6 +244,9 @@ fn book_build_is_reproducible_and_probe_and_stats_read_it() {
 
 fn last_line_of(text: &str) -> &str {
     text.lines().last().unwrap_or("")
+}
+
+#[test]
 fn datagen_then_tune() {
     let dir = std::env::temp_dir().join(format!("xiangqi-tune-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
