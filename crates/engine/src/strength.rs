@@ -68,10 +68,11 @@ const fn profile(
     }
 }
 
-/// Calibrated Elo of levels 1–10 (see docs/STRENGTH.md for the matches behind them). The scale
-/// is anchored so that level 10 at 100 ms per move sits where its match against
-/// Fairy-Stockfish puts it; differences come from matches between neighbouring levels.
-pub const LEVEL_ELO: [i32; 10] = [700, 900, 1100, 1300, 1500, 1700, 1900, 2100, 2300, 2500];
+/// Calibrated Elo of levels 1–10, from docs/STRENGTH.md: matches between neighbouring levels
+/// and against Fairy-Stockfish limited by its own `UCI_Elo` (800, 1500 and 2200), fitted
+/// together by weighted least squares. The scale is therefore Fairy-Stockfish's `UCI_Elo`
+/// scale; level 10 was measured at 400,000 nodes per move (more time makes it stronger still).
+pub const LEVEL_ELO: [i32; 10] = [1010, 1290, 1510, 1640, 1760, 2090, 2400, 2680, 2910, 3320];
 
 /// The lowest `UCI_Elo` accepted.
 pub const MIN_ELO: i32 = LEVEL_ELO[0];
