@@ -252,3 +252,28 @@ fn analysis_is_never_weakened() {
     let r = rx.recv().unwrap();
     assert_eq!(r.depth, 5);
 }
+
+#[test]
+fn weakened_levels_know_four_plies_of_book_per_level() {
+    let with_book = |level: u8| {
+        Engine::new(EngineOptions {
+            hash_mb: 8,
+            strength: Some(engine::strength::Strength::level(level)),
+            seed: Some(1),
+            book_seed: Some(1),
+            ..EngineOptions::default()
+        })
+    };
+    let start = Position::startpos();
+    let r = with_book(1).search(SearchRequest::new(start.clone(), Limits::default()), |_| {});
+    assert!(r.from_book, "level 1 opens from the book");
+    // Four plies into central cannon against screen horses: level 1's book has run out,
+    // level 2's has not.
+    let mut request = SearchRequest::new(start, Limits::default());
+    request.moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
+        .iter()
+        .map(|m| mv(m))
+        .collect();
+    assert!(!with_book(1).search(request.clone(), |_| {}).from_book);
+    assert!(with_book(2).search(request, |_| {}).from_book);
+}

@@ -435,7 +435,8 @@ fn strength_options_are_listed_checked_and_applied() {
         text.contains("UCI_LimitStrength needs true or false"),
         "{text}"
     );
-    // Level 1 searches one ply; its report says so.
+    // Level 1 searches one ply; its report says so (the book would answer the start position).
+    s.handle_line("setoption name OwnBook value false");
     s.handle_line("setoption name Level value 1");
     s.handle_line("position startpos");
     s.handle_line("go movetime 5000");
