@@ -179,6 +179,8 @@ fn weakened(level: u8, seed: u64) -> Engine {
         hash_mb: 8,
         strength: Some(engine::strength::Strength::level(level)),
         seed: Some(seed),
+        // These tests are about the weakened search; the book has its own test below.
+        own_book: false,
         ..EngineOptions::default()
     })
 }
