@@ -30,14 +30,12 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Weakened play (a difficulty level or `UCI_Elo`); `None` is the full engine.
     pub strength: Option<Strength>,
-    /// Seed for the weakened levels' random choice; `None` seeds from the clock, so that two
-    /// games differ.
+    /// Seed for the random choices (book moves, weakened levels); `None` seeds from the
+    /// clock, so that two games differ (tests fix it).
     pub seed: Option<u64>,
     /// Play a move from the opening book when it has one (games only: never while
     /// pondering, in infinite or mate analysis).
     pub own_book: bool,
-    /// Seed for the book's random choice; `None` seeds from the clock (tests fix it).
-    pub book_seed: Option<u64>,
 }
 
 impl Default for EngineOptions {
@@ -50,7 +48,6 @@ impl Default for EngineOptions {
             strength: None,
             seed: None,
             own_book: true,
-            book_seed: None,
         }
     }
 }
@@ -154,7 +151,7 @@ impl Engine {
         options.multipv = options.multipv.max(1);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            rng: options.book_seed.map_or_else(Rng::from_time, Rng::new),
+            rng: options.seed.map_or_else(Rng::from_time, Rng::new),
             book: Book::builtin(),
             options,
             running: None,
@@ -240,6 +237,8 @@ impl Engine {
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
         let options = self.options.clone();
+        // The search thread draws from its own generator, split off the engine's one.
+        let choice_rng = Rng::new(self.rng.next_u64());
         let thread_shared = Arc::clone(&shared);
         let finished = Arc::new(AtomicBool::new(false));
         let thread_finished = Arc::clone(&finished);
@@ -254,7 +253,14 @@ impl Engine {
                         result
                     }
                     None => catch_unwind(AssertUnwindSafe(|| {
-                        run(&tt, &thread_shared, &request, &options, &mut on_info)
+                        run(
+                            &tt,
+                            &thread_shared,
+                            &request,
+                            &options,
+                            choice_rng,
+                            &mut on_info,
+                        )
                     }))
                     .unwrap_or_else(|_| fallback(&request)),
                 };
@@ -418,6 +424,7 @@ fn run(
     shared: &Shared,
     request: &SearchRequest,
     options: &EngineOptions,
+    choice_rng: Rng,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     let started = Instant::now();
@@ -485,7 +492,7 @@ fn run(
         main.flush();
         let chosen = profile
             .as_ref()
-            .and_then(|p| weakened_choice(&main, p, options.seed));
+            .and_then(|p| weakened_choice(&main, p, choice_rng));
         let best = chosen
             .and_then(|mv| main.root_moves.iter().find(|rm| rm.mv == mv))
             .or(main.root_moves.first());
@@ -518,7 +525,6 @@ fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 }
 
 /// A weakened level's move: chosen among the lines of the last completed iteration.
-fn weakened_choice(main: &Worker, profile: &Profile, seed: Option<u64>) -> Option<Move> {
-    let mut rng = seed.map_or_else(Rng::from_time, Rng::new);
+fn weakened_choice(main: &Worker, profile: &Profile, mut rng: Rng) -> Option<Move> {
     strength::choose(main.completed_lines(), profile, &mut rng)
 }

@@ -43,7 +43,7 @@ fn engine(own_book: bool, seed: u64) -> Engine {
     Engine::new(EngineOptions {
         hash_mb: 8,
         own_book,
-        book_seed: Some(seed),
+        seed: Some(seed),
         ..EngineOptions::default()
     })
 }

@@ -262,7 +262,6 @@ fn weakened_levels_know_four_plies_of_book_per_level() {
             hash_mb: 8,
             strength: Some(engine::strength::Strength::level(level)),
             seed: Some(1),
-            book_seed: Some(1),
             ..EngineOptions::default()
         })
     };
