@@ -13,7 +13,7 @@ use params::{Pair, Weights};
 use pst::PieceSquare;
 use std::sync::LazyLock;
 use xiangqi::attacks;
-use xiangqi::{Bitboard, Color, PieceKind, Position};
+use xiangqi::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 
 /// Phase weight of each kind: the sum is 32 with all chariots, horses and cannons on the board.
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
@@ -72,6 +72,35 @@ impl Terms {
     }
 }
 
+/// The material, piece-square and phase sums of a position, from Red's point of view: the part
+/// of the evaluation that changes piece by piece, so a search can keep it up to date move by
+/// move ([`Evaluator::material_after`]) instead of summing the board at every node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    /// Middlegame sum.
+    pub mg: i32,
+    /// Endgame sum.
+    pub eg: i32,
+    /// Phase weight of the pieces on the board (not capped at [`Terms::FULL_PHASE`]).
+    pub phase: i32,
+}
+
+impl Material {
+    #[inline]
+    fn add(&mut self, other: Material) {
+        self.mg += other.mg;
+        self.eg += other.eg;
+        self.phase += other.phase;
+    }
+
+    #[inline]
+    fn sub(&mut self, other: Material) {
+        self.mg -= other.mg;
+        self.eg -= other.eg;
+        self.phase -= other.phase;
+    }
+}
+
 /// What one side's pieces attack, gathered while scoring mobility.
 #[derive(Default, Clone, Copy)]
 struct AttackMap {
@@ -97,19 +126,71 @@ impl Evaluator {
     /// The score of `pos` for the side to move, in centi-soldiers.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let red = self.terms(pos).red_score();
+        self.evaluate_with(pos, self.material(pos))
+    }
+
+    /// [`Evaluator::evaluate`] given the position's [`Material`] sums, kept up to date by the
+    /// caller.
+    #[inline]
+    pub fn evaluate_with(&self, pos: &Position, material: Material) -> i32 {
+        let red = self.terms_with(pos, material).red_score();
         match pos.side_to_move() {
             Color::Red => red,
             Color::Black => -red,
         }
     }
 
+    /// The [`Material`] sums of `pos`, counted from scratch.
+    pub fn material(&self, pos: &Position) -> Material {
+        let mut sum = Material::default();
+        for sq in pos.occupied() {
+            if let Some(piece) = pos.piece_at(sq) {
+                sum.add(self.piece_material(piece, sq));
+            }
+        }
+        sum
+    }
+
+    /// What `piece` on `sq` adds to the [`Material`] sums.
+    #[inline]
+    pub fn piece_material(&self, piece: Piece, sq: Square) -> Material {
+        let v = self.piece_square.get(piece.color, piece.kind, sq);
+        let sign = if piece.color == Color::Red { 1 } else { -1 };
+        Material {
+            mg: sign * v.mg,
+            eg: sign * v.eg,
+            phase: PHASE_WEIGHT[piece.kind.index()],
+        }
+    }
+
+    /// The [`Material`] sums after the legal move `m` is played in `pos` (not yet played),
+    /// given the sums `before` it.
+    #[inline]
+    pub fn material_after(&self, pos: &Position, m: Move, before: Material) -> Material {
+        let mut after = before;
+        if let Some(mover) = pos.piece_at(m.from()) {
+            after.sub(self.piece_material(mover, m.from()));
+            after.add(self.piece_material(mover, m.to()));
+        }
+        if let Some(captured) = pos.piece_at(m.to()) {
+            after.sub(self.piece_material(captured, m.to()));
+        }
+        after
+    }
+
     /// The evaluation of `pos` taken apart (see [`Terms`]), for a tuner that needs to know
     /// how each weight reaches the score.
     pub fn terms(&self, pos: &Position) -> Terms {
+        self.terms_with(pos, self.material(pos))
+    }
+
+    /// [`Evaluator::terms`] given the position's [`Material`] sums.
+    fn terms_with(&self, pos: &Position, material: Material) -> Terms {
         let w = &self.weights;
-        let mut score = Score::default();
-        let mut phase = 0;
+        let mut score = Score {
+            mg: material.mg,
+            eg: material.eg,
+        };
         let mut maps = [AttackMap::default(); 2];
         let occ = pos.occupancy();
         for color in Color::ALL {
@@ -118,9 +199,6 @@ impl Evaluator {
             let map = &mut maps[color.index()];
             for kind in PieceKind::ALL {
                 for sq in pos.pieces(color, kind) {
-                    let v = self.piece_square.get(color, kind, sq);
-                    score.add(sign, v, 1);
-                    phase += PHASE_WEIGHT[kind.index()];
                     let reach = match kind {
                         PieceKind::General => attacks::general(color, sq),
                         PieceKind::Advisor => attacks::advisor(color, sq),
@@ -159,7 +237,7 @@ impl Evaluator {
             self.threats(pos, color, &maps, sign, &mut score);
             self.soldiers(pos, color, sign, &mut score);
         }
-        let phase = phase.min(FULL_PHASE);
+        let phase = material.phase.min(FULL_PHASE);
         let blended = (score.mg * phase + score.eg * (FULL_PHASE - phase)) / FULL_PHASE;
         Terms {
             mg: score.mg,
@@ -391,6 +469,31 @@ mod tests {
         let a4 = Position::from_fen("3k5/9/9/9/9/P8/9/9/9/4K4 w").unwrap();
         assert_ne!(DEFAULT_EVALUATOR.terms(&a3), DEFAULT_EVALUATOR.terms(&a4));
         assert_eq!(flat.terms(&a3), flat.terms(&a4));
+    }
+
+    #[test]
+    fn material_kept_move_by_move_equals_the_count_from_scratch() {
+        let e = &*DEFAULT_EVALUATOR;
+        let mut pos = Position::from_fen(
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        )
+        .unwrap();
+        let mut material = e.material(&pos);
+        // Follow the first legal capture (or move) for a while: captures change the sums most.
+        for _ in 0..30 {
+            let moves = pos.legal_moves();
+            let Some(&m) = moves
+                .iter()
+                .find(|m| pos.piece_at(m.to()).is_some())
+                .or(moves.iter().next())
+            else {
+                break;
+            };
+            material = e.material_after(&pos, m, material);
+            pos.make_move(m);
+            assert_eq!(material, e.material(&pos), "{}", pos.to_fen());
+            assert_eq!(e.evaluate_with(&pos, material), e.evaluate(&pos));
+        }
     }
 
     #[test]

@@ -415,7 +415,9 @@ impl Worker<'_> {
         if cached_key == key {
             return cached;
         }
-        let score = self.eval.evaluate(&self.pos);
+        let material = self.current_material();
+        debug_assert_eq!(material, self.eval.material(&self.pos));
+        let score = self.eval.evaluate_with(&self.pos, material);
         self.eval_cache[slot] = (key, score);
         score
     }

@@ -4,7 +4,7 @@
 mod alphabeta;
 mod repetition;
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Material};
 use crate::history::History;
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
@@ -126,6 +126,8 @@ pub struct Worker<'a> {
     /// The moves between them: `line[i]` leads from `keys[i]` to `keys[i + 1]`.
     line: Vec<PlyRecord>,
     stack: Vec<Frame>,
+    /// Material sums of the positions on the search path, the last for the current one.
+    material: Vec<Material>,
     history: History,
     /// Evaluations by position key (a key of 0 never occurs in practice, so empty slots miss).
     eval_cache: Vec<(u64, i32)>,
@@ -177,6 +179,8 @@ impl<'a> Worker<'a> {
             keys.push(pos.key());
         }
         let time = (id == 0).then(|| TimeManager::new(&limits, config.move_overhead));
+        let mut material = Vec::with_capacity(MAX_PLY + 4);
+        material.push(eval.material(&pos));
         Worker {
             id,
             shared,
@@ -186,6 +190,7 @@ impl<'a> Worker<'a> {
             keys,
             line,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            material,
             history: History::default(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -349,6 +354,9 @@ impl<'a> Worker<'a> {
     /// Plays `m` on the board and records it for the repetition rules.
     #[inline]
     fn make(&mut self, m: Move) -> bool {
+        let material = self.current_material();
+        self.material
+            .push(self.eval.material_after(&self.pos, m, material));
         let undo = self.pos.make_move(m);
         let check = self.pos.in_check();
         self.line.push(PlyRecord {
@@ -365,6 +373,7 @@ impl<'a> Worker<'a> {
     fn unmake(&mut self) {
         let record = self.line.pop().expect("unmake after make");
         self.keys.pop();
+        self.material.pop();
         if record.null {
             self.pos.unmake_null(record.undo);
         } else {
@@ -374,6 +383,7 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn make_null(&mut self) {
+        self.material.push(self.current_material());
         let undo = self.pos.make_null();
         self.line.push(PlyRecord {
             mv: Move::NONE,
@@ -382,6 +392,15 @@ impl<'a> Worker<'a> {
             null: true,
         });
         self.keys.push(self.pos.key());
+    }
+
+    /// The material sums of the current position.
+    #[inline]
+    fn current_material(&self) -> Material {
+        match self.material.last() {
+            Some(&m) => m,
+            None => unreachable!("the root's material is pushed first"),
+        }
     }
 
     /// Counts a node and, every 1024 of them, publishes the count and checks the limits.
