@@ -78,6 +78,12 @@ impl ScoredList {
         }
     }
 
+    /// Empties the list for reuse (cheaper than a new one: nothing is zeroed).
+    fn clear(&mut self) {
+        self.moves.clear();
+        self.next = 0;
+    }
+
     fn push(&mut self, m: Move, score: i32) {
         self.scores[self.moves.len()] = score;
         self.moves.push(m);
@@ -131,7 +137,8 @@ pub struct MovePicker {
     stage: Stage,
     hints: OrderingHints,
     list: ScoredList,
-    bad_captures: ScoredList,
+    /// Captures that lose material, made only when there is one (most nodes have none).
+    bad_captures: Option<ScoredList>,
     refutation_index: usize,
     quiescence: bool,
 }
@@ -143,7 +150,7 @@ impl MovePicker {
             stage: Stage::HashMove,
             hints,
             list: ScoredList::new(),
-            bad_captures: ScoredList::new(),
+            bad_captures: None,
             refutation_index: 0,
             quiescence: false,
         }
@@ -170,7 +177,7 @@ impl MovePicker {
                 counter: Move::NONE,
             },
             list,
-            bad_captures: ScoredList::new(),
+            bad_captures: None,
             refutation_index: 0,
             quiescence: true,
         }
@@ -203,7 +210,9 @@ impl MovePicker {
                         if !can_lose_material(pos, m) || see(pos, m) >= 0 {
                             self.list.push(m, order);
                         } else {
-                            self.bad_captures.push(m, order);
+                            self.bad_captures
+                                .get_or_insert_with(ScoredList::new)
+                                .push(m, order);
                         }
                     }
                     self.stage = Stage::GoodCaptures;
@@ -234,7 +243,7 @@ impl MovePicker {
                     self.stage = Stage::GenerateQuiets;
                 }
                 Stage::GenerateQuiets => {
-                    self.list = ScoredList::new();
+                    self.list.clear();
                     for &m in pos.legal_quiets().iter() {
                         if self.already_tried(m) {
                             continue;
@@ -249,7 +258,7 @@ impl MovePicker {
                     None if self.quiescence => self.stage = Stage::Done,
                     None => self.stage = Stage::BadCaptures,
                 },
-                Stage::BadCaptures => match self.bad_captures.pop_best() {
+                Stage::BadCaptures => match self.bad_captures.as_mut().and_then(|l| l.pop_best()) {
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },

@@ -109,6 +109,59 @@ struct AttackMap {
     minor: Bitboard,
 }
 
+/// One side's mobility counts, before they are weighted.
+#[derive(Default, Clone, Copy)]
+struct Mobility {
+    /// Points the chariots reach, own pieces excepted.
+    chariot: i32,
+    /// Horse moves: unblocked, own pieces excepted.
+    horse: i32,
+    /// Horses without a single move.
+    trapped_horses: i32,
+    /// Quiet cannon moves.
+    cannon: i32,
+}
+
+/// What `color`'s pieces attack, and their mobility.
+fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
+    let occ = pos.occupancy();
+    let own = pos.color_bb(color);
+    let mut mobility = Mobility::default();
+    let mut chariots = Bitboard::EMPTY;
+    let mut minor = Bitboard::EMPTY;
+    for sq in pos.pieces(color, PieceKind::Chariot) {
+        let reach = attacks::chariot(sq, occ);
+        mobility.chariot += (reach & !own).count() as i32;
+        chariots |= reach;
+    }
+    for sq in pos.pieces(color, PieceKind::Horse) {
+        let reach = attacks::horse(sq, occ.board);
+        let moves = (reach & !own).count() as i32;
+        mobility.horse += moves;
+        mobility.trapped_horses += (moves == 0) as i32;
+        minor |= reach;
+    }
+    for sq in pos.pieces(color, PieceKind::Cannon) {
+        mobility.cannon += (attacks::chariot(sq, occ) & !occ.board).count() as i32;
+        minor |= attacks::cannon_captures(sq, occ);
+    }
+    for sq in pos.pieces(color, PieceKind::Soldier) {
+        minor |= attacks::soldier(color, sq);
+    }
+    for sq in pos.pieces(color, PieceKind::Elephant) {
+        minor |= attacks::elephant(sq, occ.board);
+    }
+    for sq in pos.pieces(color, PieceKind::Advisor) {
+        minor |= attacks::advisor(color, sq);
+    }
+    let general = attacks::general(color, pos.general(color));
+    let map = AttackMap {
+        all: chariots | minor | general,
+        minor,
+    };
+    (map, mobility)
+}
+
 impl Evaluator {
     /// An evaluator with the given weights.
     pub fn new(weights: Weights) -> Evaluator {
@@ -191,46 +244,15 @@ impl Evaluator {
             mg: material.mg,
             eg: material.eg,
         };
-        let mut maps = [AttackMap::default(); 2];
-        let occ = pos.occupancy();
-        for color in Color::ALL {
+        let maps = [Color::Red, Color::Black].map(|color| {
+            let (map, mobility) = side_attacks(pos, color);
             let sign = if color == Color::Red { 1 } else { -1 };
-            let own = pos.color_bb(color);
-            let map = &mut maps[color.index()];
-            for kind in PieceKind::ALL {
-                for sq in pos.pieces(color, kind) {
-                    let reach = match kind {
-                        PieceKind::General => attacks::general(color, sq),
-                        PieceKind::Advisor => attacks::advisor(color, sq),
-                        PieceKind::Elephant => attacks::elephant(sq, occ.board),
-                        PieceKind::Horse => {
-                            let r = attacks::horse(sq, occ.board);
-                            let moves = (r & !own).count() as i32;
-                            score.add(sign, w.horse_mobility, moves);
-                            if moves == 0 {
-                                score.add(sign, w.horse_trapped, 1);
-                            }
-                            r
-                        }
-                        PieceKind::Chariot => {
-                            let r = attacks::chariot(sq, occ);
-                            score.add(sign, w.chariot_mobility, (r & !own).count() as i32);
-                            r
-                        }
-                        PieceKind::Cannon => {
-                            let quiet = attacks::chariot(sq, occ) & !occ.board;
-                            score.add(sign, w.cannon_mobility, quiet.count() as i32);
-                            attacks::cannon_captures(sq, occ)
-                        }
-                        PieceKind::Soldier => attacks::soldier(color, sq),
-                    };
-                    map.all |= reach;
-                    if !matches!(kind, PieceKind::Chariot | PieceKind::General) {
-                        map.minor |= reach;
-                    }
-                }
-            }
-        }
+            score.add(sign, w.chariot_mobility, mobility.chariot);
+            score.add(sign, w.horse_mobility, mobility.horse);
+            score.add(sign, w.horse_trapped, mobility.trapped_horses);
+            score.add(sign, w.cannon_mobility, mobility.cannon);
+            map
+        });
         for color in Color::ALL {
             let sign = if color == Color::Red { 1 } else { -1 };
             self.general_safety(pos, color, &maps, sign, &mut score);
