@@ -107,6 +107,10 @@ struct AttackMap {
     all: Bitboard,
     /// Attacks by pieces worth less than a chariot (everything but chariots and the general).
     minor: Bitboard,
+    /// Attack units of the pieces whose attacks reach the enemy palace.
+    king_units: i32,
+    /// How many pieces those are.
+    king_attackers: i32,
 }
 
 /// One side's mobility counts, before they are weighted.
@@ -122,17 +126,27 @@ struct Mobility {
     cannon: i32,
 }
 
-/// What `color`'s pieces attack, and their mobility.
-fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
+/// What `color`'s pieces attack, their mobility, and the attack units (`w.attack_units`) of
+/// those that reach the enemy palace.
+fn side_attacks(pos: &Position, color: Color, w: &Weights) -> (AttackMap, Mobility) {
     let occ = pos.occupancy();
     let own = pos.color_bb(color);
+    let enemy_palace = palace_of(color.other());
     let mut mobility = Mobility::default();
     let mut chariots = Bitboard::EMPTY;
     let mut minor = Bitboard::EMPTY;
+    let (mut king_units, mut king_attackers) = (0, 0);
+    let mut note_attacker = |kind: PieceKind, reach: Bitboard| {
+        if (reach & enemy_palace).any() {
+            king_units += w.attack_units[kind.index()];
+            king_attackers += 1;
+        }
+    };
     for sq in pos.pieces(color, PieceKind::Chariot) {
         let reach = attacks::chariot(sq, occ);
         mobility.chariot += (reach & !own).count() as i32;
         chariots |= reach;
+        note_attacker(PieceKind::Chariot, reach);
     }
     for sq in pos.pieces(color, PieceKind::Horse) {
         let reach = attacks::horse(sq, occ.board);
@@ -140,13 +154,18 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
         mobility.horse += moves;
         mobility.trapped_horses += (moves == 0) as i32;
         minor |= reach;
+        note_attacker(PieceKind::Horse, reach);
     }
     for sq in pos.pieces(color, PieceKind::Cannon) {
         mobility.cannon += (attacks::chariot(sq, occ) & !occ.board).count() as i32;
-        minor |= attacks::cannon_captures(sq, occ);
+        let reach = attacks::cannon_captures(sq, occ);
+        minor |= reach;
+        note_attacker(PieceKind::Cannon, reach);
     }
     for sq in pos.pieces(color, PieceKind::Soldier) {
-        minor |= attacks::soldier(color, sq);
+        let reach = attacks::soldier(color, sq);
+        minor |= reach;
+        note_attacker(PieceKind::Soldier, reach);
     }
     for sq in pos.pieces(color, PieceKind::Elephant) {
         minor |= attacks::elephant(sq, occ.board);
@@ -158,6 +177,8 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
     let map = AttackMap {
         all: chariots | minor | general,
         minor,
+        king_units,
+        king_attackers,
     };
     (map, mobility)
 }
@@ -245,7 +266,7 @@ impl Evaluator {
             eg: material.eg,
         };
         let maps = [Color::Red, Color::Black].map(|color| {
-            let (map, mobility) = side_attacks(pos, color);
+            let (map, mobility) = side_attacks(pos, color, w);
             let sign = if color == Color::Red { 1 } else { -1 };
             score.add(sign, w.chariot_mobility, mobility.chariot);
             score.add(sign, w.horse_mobility, mobility.horse);
@@ -318,8 +339,14 @@ impl Evaluator {
             }
         }
         let palace = palace_of(color);
-        let attacked = (maps[them.index()].all & palace).count() as i32;
+        let attackers = &maps[them.index()];
+        let attacked = (attackers.all & palace).count() as i32;
         score.add(-sign, w.palace_attack, attacked);
+        if attackers.king_attackers >= 2 {
+            let squared = attackers.king_units * attackers.king_units;
+            score.mg -= sign * w.king_danger.mg * squared / 16;
+            score.eg -= sign * w.king_danger.eg * squared / 16;
+        }
     }
 
     /// Bonus for `color` per enemy piece it attacks that is undefended, or a chariot attacked
@@ -516,6 +543,20 @@ mod tests {
             assert_eq!(material, e.material(&pos), "{}", pos.to_fen());
             assert_eq!(e.evaluate_with(&pos, material), e.evaluate(&pos));
         }
+    }
+
+    #[test]
+    fn king_danger_needs_two_attackers_on_the_palace() {
+        let mut weights = params::DEFAULT.clone();
+        weights.king_danger = params::pair(0, 0);
+        let without = Evaluator::new(weights);
+        let red = |e: &Evaluator, fen: &str| e.terms(&Position::from_fen(fen).unwrap()).red_score();
+        // A black chariot down the d-file and a horse on c3 both reach Red's palace.
+        let two = "3k5/9/3r5/9/9/9/2n6/9/9/4K4 w";
+        assert!(red(&DEFAULT_EVALUATOR, two) < red(&without, two));
+        // The chariot alone: no king danger.
+        let one = "3k5/9/3r5/9/9/9/9/9/9/4K4 w";
+        assert_eq!(red(&DEFAULT_EVALUATOR, one), red(&without, one));
     }
 
     #[test]
