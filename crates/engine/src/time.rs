@@ -1,8 +1,9 @@
 //! Time management: how long to think about one move.
 //!
-//! A fixed `movetime` is used almost whole. With a clock the engine aims for an *optimum*
-//! (its share of the remaining time plus most of the increment) and never passes a *maximum*
-//! that leaves the move overhead and a safety margin on the clock, so it cannot lose on time.
+//! A fixed `movetime` is used whole, less the move overhead. With a clock the engine aims for
+//! an *optimum* (its share of the remaining time plus most of the increment) and never passes a
+//! *maximum* that leaves the move overhead and a safety margin on the clock, so it cannot lose
+//! on time.
 
 use std::time::{Duration, Instant};
 
@@ -58,9 +59,11 @@ impl TimeManager {
             let budget = movetime
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
+            // Time not used now cannot be saved for later moves: search until the budget is
+            // spent (a last, unfinished iteration can still replace the best move).
             return TimeManager {
                 start,
-                optimum: Some(budget),
+                optimum: None,
                 maximum: Some(budget),
             };
         }
@@ -164,5 +167,7 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Duration::from_millis(30));
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
+        // No iteration is skipped to save time: all of it is for this move.
+        assert!(tm.can_start_iteration(0.1));
     }
 }
