@@ -19,6 +19,10 @@ use xiangqi::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 const FULL_PHASE: i32 = 32;
 
+/// Attack units of each kind whose attacks reach the enemy palace (general, advisor,
+/// elephant, horse, chariot, cannon, soldier): the pieces that build a mating attack.
+const ATTACK_UNITS: [i32; 7] = [0, 0, 0, 3, 4, 3, 2];
+
 /// Evaluates positions with a fixed set of weights.
 pub struct Evaluator {
     weights: Weights,
@@ -126,9 +130,9 @@ struct Mobility {
     cannon: i32,
 }
 
-/// What `color`'s pieces attack, their mobility, and the attack units (`w.attack_units`) of
+/// What `color`'s pieces attack, their mobility, and the attack units ([`ATTACK_UNITS`]) of
 /// those that reach the enemy palace.
-fn side_attacks(pos: &Position, color: Color, w: &Weights) -> (AttackMap, Mobility) {
+fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
     let occ = pos.occupancy();
     let own = pos.color_bb(color);
     let enemy_palace = palace_of(color.other());
@@ -138,7 +142,7 @@ fn side_attacks(pos: &Position, color: Color, w: &Weights) -> (AttackMap, Mobili
     let (mut king_units, mut king_attackers) = (0, 0);
     let mut note_attacker = |kind: PieceKind, reach: Bitboard| {
         if (reach & enemy_palace).any() {
-            king_units += w.attack_units[kind.index()];
+            king_units += ATTACK_UNITS[kind.index()];
             king_attackers += 1;
         }
     };
@@ -266,7 +270,7 @@ impl Evaluator {
             eg: material.eg,
         };
         let maps = [Color::Red, Color::Black].map(|color| {
-            let (map, mobility) = side_attacks(pos, color, w);
+            let (map, mobility) = side_attacks(pos, color);
             let sign = if color == Color::Red { 1 } else { -1 };
             score.add(sign, w.chariot_mobility, mobility.chariot);
             score.add(sign, w.horse_mobility, mobility.horse);
@@ -344,8 +348,8 @@ impl Evaluator {
         score.add(-sign, w.palace_attack, attacked);
         if attackers.king_attackers >= 2 {
             let squared = attackers.king_units * attackers.king_units;
-            score.mg -= sign * w.king_danger.mg * squared / 16;
-            score.eg -= sign * w.king_danger.eg * squared / 16;
+            score.mg -= sign * w.king_danger.mg * squared / 256;
+            score.eg -= sign * w.king_danger.eg * squared / 256;
         }
     }
 

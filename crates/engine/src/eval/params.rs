@@ -43,11 +43,10 @@ pub struct Weights {
     pub chariot_on_general_line: Pair,
     /// Per point of our palace attacked by the enemy.
     pub palace_attack: Pair,
-    /// Attack units of each kind (indexed like `material`) whose attacks reach the enemy
-    /// palace: the pieces that build a mating attack.
-    pub attack_units: [i32; 7],
-    /// Penalty per squared attack unit aimed at our palace, in 16ths, once two or more
-    /// enemy pieces take part: danger grows faster than the attackers add up.
+    /// Penalty per squared attack unit (see `ATTACK_UNITS` in the evaluation) aimed at our
+    /// palace, in 256ths, once two or more enemy pieces take part: danger grows faster than
+    /// the attackers add up. (The units themselves are fixed: a tuner moving them would make
+    /// the score far from linear in its weights.)
     pub king_danger: Pair,
     /// Per enemy piece we attack that is not defended, scaled by its kind in `threat_scale`.
     pub hanging: Pair,
@@ -83,8 +82,7 @@ pub const DEFAULT: Weights = Weights {
     central_cannon: pair(20, 5),
     chariot_on_general_line: pair(18, 12),
     palace_attack: pair(8, 4),
-    attack_units: [0, 0, 0, 3, 4, 3, 2],
-    king_danger: pair(24, 12),
+    king_danger: pair(384, 192),
     hanging: pair(40, 48),
     threat_scale: [0, 2, 2, 4, 8, 5, 1],
     connected_soldiers: pair(12, 24),

@@ -51,7 +51,6 @@ impl Weights {
         v.pair("central_cannon", &mut self.central_cannon);
         v.pair("chariot_on_general_line", &mut self.chariot_on_general_line);
         v.pair("palace_attack", &mut self.palace_attack);
-        v.ints("attack_units", &mut self.attack_units);
         v.pair("king_danger", &mut self.king_danger);
         v.pair("hanging", &mut self.hanging);
         v.ints("threat_scale", &mut self.threat_scale);
