@@ -470,6 +470,44 @@ pub fn soldier_attackers(color: Color, sq: Square) -> Bitboard {
     SOLDIER_ATTACKERS[color.index()][sq.index()]
 }
 
+/// Bits of file a (`FILE_EDGES[0]`) and file i (`FILE_EDGES[1]`), every rank.
+const FILE_EDGES: [u128; 2] = {
+    let mut t = [0u128; 2];
+    let mut r = 0;
+    while r < RANKS as usize {
+        t[0] |= 1u128 << (r * 9);
+        t[1] |= 1u128 << (r * 9 + 8);
+        r += 1;
+    }
+    t
+};
+
+/// Ranks 5–9 (Black's half, where Red soldiers have crossed) and ranks 0–4.
+const HALVES_ABOVE_BELOW: [u128; 2] = {
+    let below = (1u128 << 45) - 1;
+    [Bitboard::FULL.0 & !below, below]
+};
+
+/// Every point some `color` soldier in `soldiers` attacks: the union of [`soldier`] over the
+/// set, computed with shifts instead of square by square.
+#[inline]
+pub fn soldiers(color: Color, soldiers: Bitboard) -> Bitboard {
+    let set = soldiers.0;
+    let (forward, crossed) = match color {
+        Color::Red => (set << 9, set & HALVES_ABOVE_BELOW[0]),
+        Color::Black => (set >> 9, set & HALVES_ABOVE_BELOW[1]),
+    };
+    let left = (crossed & !FILE_EDGES[0]) >> 1;
+    let right = (crossed & !FILE_EDGES[1]) << 1;
+    Bitboard((forward | left | right) & Bitboard::FULL.0)
+}
+
+/// Squares in `set` whose right-hand neighbour (one file up, same rank) is in `set` too.
+#[inline]
+pub fn with_right_neighbour(set: Bitboard) -> Bitboard {
+    Bitboard(set.0 & (set.0 >> 1) & !FILE_EDGES[1])
+}
+
 /// Every point on the same rank or file as `sq` (excluding `sq`).
 #[inline]
 pub fn lines(sq: Square) -> Bitboard {
@@ -559,4 +597,48 @@ static BETWEEN: [[Bitboard; SQUARES]; SQUARES] = {
 #[inline]
 pub fn horse_attacks_through_legs(sq: Square) -> &'static [Step; 4] {
     &HORSE_ATTACKER_STEPS[sq.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn union_of_singles(color: Color, set: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for sq in set {
+            out |= soldier(color, sq);
+        }
+        out
+    }
+
+    #[test]
+    fn soldier_set_attacks_equal_the_union_of_single_soldiers() {
+        for color in [Color::Red, Color::Black] {
+            for i in 0..SQUARES {
+                let single = Bitboard::from_square(sq_at(i));
+                assert_eq!(soldiers(color, single), soldier(color, sq_at(i)), "{i}");
+            }
+            // Pseudo-random sets of squares.
+            let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+            for _ in 0..200 {
+                let mut set = 0u128;
+                for _ in 0..7 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    set |= 1u128 << (x % SQUARES as u64);
+                }
+                let set = Bitboard(set);
+                assert_eq!(soldiers(color, set), union_of_singles(color, set));
+            }
+        }
+    }
+
+    #[test]
+    fn right_neighbours_stay_on_the_rank() {
+        let at = |f, r| Bitboard::from_square(Square::new(f, r).unwrap());
+        // i0 and a1 are adjacent bits but not neighbours; c4 and d4 are.
+        let set = at(8, 0) | at(0, 1) | at(2, 4) | at(3, 4);
+        assert_eq!(with_right_neighbour(set), at(2, 4));
+    }
 }

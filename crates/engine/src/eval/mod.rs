@@ -166,11 +166,12 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
         minor |= reach;
         note_attacker(PieceKind::Cannon, reach);
     }
-    for sq in pos.pieces(color, PieceKind::Soldier) {
-        let reach = attacks::soldier(color, sq);
-        minor |= reach;
-        note_attacker(PieceKind::Soldier, reach);
-    }
+    // Soldiers all at once: their attacks by shifts, those reaching the palace by a mask.
+    let soldiers = pos.pieces(color, PieceKind::Soldier);
+    minor |= attacks::soldiers(color, soldiers);
+    let reaching = (soldiers & SOLDIERS_REACHING_PALACE[color.index()]).count() as i32;
+    king_units += ATTACK_UNITS[PieceKind::Soldier.index()] * reaching;
+    king_attackers += reaching;
     for sq in pos.pieces(color, PieceKind::Elephant) {
         minor |= attacks::elephant(sq, occ.board);
     }
@@ -382,14 +383,7 @@ impl Evaluator {
     fn soldiers(&self, pos: &Position, color: Color, sign: i32, score: &mut Score) {
         let crossed = pos.pieces(color, PieceKind::Soldier) & !own_half(color);
         // A pair is a soldier with another one file to its right on the same rank.
-        let mut pairs = 0;
-        for sq in crossed {
-            if let Some(right) = sq.offset(1, 0) {
-                if crossed.contains(right) {
-                    pairs += 1;
-                }
-            }
-        }
+        let pairs = attacks::with_right_neighbour(crossed).count() as i32;
         score.add(sign, self.weights.connected_soldiers, pairs);
     }
 }
@@ -420,6 +414,13 @@ const fn region(lo: usize, hi: usize, files: (usize, usize)) -> Bitboard {
 }
 
 const PALACES: [Bitboard; 2] = [region(0, 2, (3, 5)), region(7, 9, (3, 5))];
+
+/// Squares from which a `color` soldier attacks a point of the enemy palace: one rank below
+/// it on its files, or (crossed, so moving sideways) on its ranks one file to either side.
+const SOLDIERS_REACHING_PALACE: [Bitboard; 2] = [
+    Bitboard(region(6, 8, (3, 5)).0 | region(7, 9, (2, 6)).0),
+    Bitboard(region(1, 3, (3, 5)).0 | region(0, 2, (2, 6)).0),
+];
 const HALVES: [Bitboard; 2] = [region(0, 4, (0, 8)), region(5, 9, (0, 8))];
 
 /// How much of an advantage can be realised, in 64ths: endings where the stronger side's
@@ -561,6 +562,20 @@ mod tests {
         // The chariot alone: no king danger.
         let one = "3k5/9/3r5/9/9/9/9/9/9/4K4 w";
         assert_eq!(red(&DEFAULT_EVALUATOR, one), red(&without, one));
+    }
+
+    #[test]
+    fn soldiers_reaching_the_palace_are_those_whose_attacks_touch_it() {
+        for color in Color::ALL {
+            for sq in Bitboard::FULL {
+                let touches = (attacks::soldier(color, sq) & palace_of(color.other())).any();
+                assert_eq!(
+                    SOLDIERS_REACHING_PALACE[color.index()].contains(sq),
+                    touches,
+                    "{color:?} {sq}"
+                );
+            }
+        }
     }
 
     #[test]
