@@ -31,10 +31,19 @@ impl Position {
         for from in self.pieces(us, PieceKind::Chariot) {
             push_all(from, attacks::chariot(from, occ) & !own & targets);
         }
+        // A cannon moves like a chariot but captures over a screen: work out only the half
+        // the targets can contain (captures only, or quiet moves only, are the common calls).
+        let wants_quiets = (targets & !occ.board).any();
+        let wants_captures = (targets & enemy).any();
         for from in self.pieces(us, PieceKind::Cannon) {
-            let quiet = attacks::chariot(from, occ) & !occ.board;
-            let captures = attacks::cannon_captures(from, occ) & enemy;
-            push_all(from, (quiet | captures) & targets);
+            let mut reach = Bitboard::EMPTY;
+            if wants_quiets {
+                reach |= attacks::chariot(from, occ) & !occ.board;
+            }
+            if wants_captures {
+                reach |= attacks::cannon_captures(from, occ) & enemy;
+            }
+            push_all(from, reach & targets);
         }
         for from in self.pieces(us, PieceKind::Horse) {
             push_all(from, attacks::horse(from, occ.board) & !own & targets);

@@ -240,6 +240,10 @@ proptest! {
             for &m in pos.legal_moves().iter() {
                 let undo = p.make_move(m);
                 assert_eq!(p.key(), p.compute_key(), "after {m}");
+                // The fast check test assumes the mover was not giving check already.
+                if !pos.is_in_check(pos.side_to_move().other()) {
+                    assert_eq!(p.in_check_after(m), p.in_check(), "after {m} in {}", pos.to_fen());
+                }
                 p.unmake_move(m, undo);
                 assert_eq!(&p, pos);
                 assert_eq!(p.key(), pos.key());

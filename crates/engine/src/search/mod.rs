@@ -358,7 +358,7 @@ impl<'a> Worker<'a> {
         self.material
             .push(self.eval.material_after(&self.pos, m, material));
         let undo = self.pos.make_move(m);
-        let check = self.pos.in_check();
+        let check = self.pos.in_check_after(m);
         self.line.push(PlyRecord {
             mv: m,
             undo,
