@@ -235,15 +235,16 @@ impl Position {
         out |= attacks::horse_attackers(sq, occ.board) & k(PieceKind::Horse);
         out |= attacks::soldier_attackers(by, sq) & k(PieceKind::Soldier);
         // Elephant and general steps are symmetric (the eye is the midpoint; the general stays
-        // in its palace), so look from `sq`. Advisors are few: ask each, which stays exact even
-        // for an advisor placed off the palace in a composed position.
+        // in its palace), so look from `sq`. Advisors only step to palace points; they are few,
+        // so ask each, which stays exact even for an advisor placed off the palace in a
+        // composed position.
         out |= attacks::elephant(sq, occ.board) & k(PieceKind::Elephant);
         if attacks::in_palace(by, sq) {
             out |= attacks::general(by, sq) & k(PieceKind::General);
-        }
-        for from in k(PieceKind::Advisor) {
-            if attacks::advisor(by, from).contains(sq) {
-                out.insert(from);
+            for from in k(PieceKind::Advisor) {
+                if attacks::advisor(by, from).contains(sq) {
+                    out.insert(from);
+                }
             }
         }
         // The generals may not face each other: along an open file a general "attacks" the other.
