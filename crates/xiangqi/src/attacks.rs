@@ -482,10 +482,10 @@ const FILE_EDGES: [u128; 2] = {
     t
 };
 
-/// Ranks 5–9 (Black's half, where Red soldiers have crossed) and ranks 0–4.
-const HALVES_ABOVE_BELOW: [u128; 2] = {
-    let below = (1u128 << 45) - 1;
-    [Bitboard::FULL.0 & !below, below]
+/// Each colour's own side of the river, by colour index: Red's ranks 0–4, Black's ranks 5–9.
+pub const OWN_HALVES: [Bitboard; 2] = {
+    let red = (1u128 << 45) - 1;
+    [Bitboard(red), Bitboard(Bitboard::FULL.0 & !red)]
 };
 
 /// Every point some `color` soldier in `soldiers` attacks: the union of [`soldier`] over the
@@ -493,9 +493,10 @@ const HALVES_ABOVE_BELOW: [u128; 2] = {
 #[inline]
 pub fn soldiers(color: Color, soldiers: Bitboard) -> Bitboard {
     let set = soldiers.0;
-    let (forward, crossed) = match color {
-        Color::Red => (set << 9, set & HALVES_ABOVE_BELOW[0]),
-        Color::Black => (set >> 9, set & HALVES_ABOVE_BELOW[1]),
+    let crossed = set & !OWN_HALVES[color.index()].0;
+    let forward = match color {
+        Color::Red => set << 9,
+        Color::Black => set >> 9,
     };
     let left = (crossed & !FILE_EDGES[0]) >> 1;
     let right = (crossed & !FILE_EDGES[1]) << 1;
@@ -630,6 +631,19 @@ mod tests {
                 }
                 let set = Bitboard(set);
                 assert_eq!(soldiers(color, set), union_of_singles(color, set));
+            }
+        }
+    }
+
+    #[test]
+    fn own_halves_agree_with_on_own_side() {
+        for color in [Color::Red, Color::Black] {
+            for i in 0..SQUARES {
+                let sq = sq_at(i);
+                assert_eq!(
+                    OWN_HALVES[color.index()].contains(sq),
+                    on_own_side(color, sq)
+                );
             }
         }
     }

@@ -395,7 +395,7 @@ fn palace_of(color: Color) -> Bitboard {
 
 /// `color`'s side of the river.
 fn own_half(color: Color) -> Bitboard {
-    HALVES[color.index()]
+    attacks::OWN_HALVES[color.index()]
 }
 
 /// Bits of ranks `lo..=hi` on files `files`.
@@ -421,7 +421,6 @@ const SOLDIERS_REACHING_PALACE: [Bitboard; 2] = [
     Bitboard(region(6, 8, (3, 5)).0 | region(7, 9, (2, 6)).0),
     Bitboard(region(1, 3, (3, 5)).0 | region(0, 2, (2, 6)).0),
 ];
-const HALVES: [Bitboard; 2] = [region(0, 4, (0, 8)), region(5, 9, (0, 8))];
 
 /// How much of an advantage can be realised, in 64ths: endings where the stronger side's
 /// attackers cannot break the defence are pulled towards a draw.
