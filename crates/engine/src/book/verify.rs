@@ -133,7 +133,7 @@ mod tests {
         .unwrap();
         let tree = Tree::collect(&lines, false, &BTreeSet::new(), &BTreeMap::new());
         let options = VerifyOptions {
-            depth: 4,
+            depth: 6,
             margin: DEFAULT_MARGIN,
         };
         let mut calls = 0;
@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(dropped.mv.to_string(), "e2e6");
         assert_eq!(dropped.best.0.to_string(), "h0g2");
         assert_eq!(dropped.lines, [2]);
-        assert!(verdict.scores.values().all(|&(_, d)| d == 4));
+        assert!(verdict.scores.values().all(|&(_, d)| d == 6));
         assert_eq!(verdict.doubtful.len(), 1, "{:?}", verdict.doubtful);
         let doubtful = &verdict.doubtful[0];
         assert_eq!(doubtful.mv.to_string(), "i9h9");

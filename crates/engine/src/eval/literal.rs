@@ -93,7 +93,10 @@ mod tests {
         let literal = weights.to_rust_literal("TUNED");
         assert!(literal.starts_with("pub const TUNED: Weights = Weights {\n"));
         assert!(literal.contains("    tempo: -3,\n"));
-        assert!(literal.contains("    hanging: pair(40, 123),\n"));
-        assert!(literal.contains("    threat_scale: [0, 2, 2, 4, 8, 77, 1],\n"));
+        let hanging = format!("    hanging: pair({}, 123),\n", weights.hanging.mg);
+        assert!(literal.contains(&hanging));
+        let scale = weights.threat_scale.map(|w| w.to_string()).join(", ");
+        assert!(literal.contains(&format!("    threat_scale: [{scale}],\n")));
+        assert!(scale.contains("77"));
     }
 }

@@ -16,7 +16,7 @@ pub struct Settings {
     /// a tenth of that by the last step.
     pub rate: f64,
     /// Weight of the penalty `Σ (w − anchor)²` (centi-soldiers squared) added to the error,
-    /// which keeps weights the data say little about near their hand-made values.
+    /// which keeps weights the data say little about near their current values.
     pub l2: f64,
     /// Threads for the gradient.
     pub threads: usize,

@@ -5,7 +5,7 @@
 //! xiangqi tune --data data.txt --iterations 3 --out tuned-weights.rs.txt
 //! ```
 //!
-//! First the scaling constant `K` is fitted so that `sigmoid(K · eval)` of the hand-made
+//! First the scaling constant `K` is fitted so that `sigmoid(K · eval)` of the current
 //! weights predicts the results best; then, with `K` fixed, the weights are fitted to minimise
 //! the mean squared error. Each pass linearises the evaluation around the current weights
 //! ([`linear`]), runs Adam on that model ([`adam`]), rounds the weights and measures the real
@@ -57,7 +57,7 @@ pub struct TuneArgs {
     /// is (1 − w) · result + w · sigmoid(K · score). 0 is classic Texel tuning.
     #[arg(long, default_value_t = 0.0, value_name = "W")]
     score_weight: f64,
-    /// Penalty per squared centi-soldier of distance from the hand-made weights (L2), against
+    /// Penalty per squared centi-soldier of distance from the weights in use (L2), against
     /// over-fitting weights that few positions inform.
     #[arg(long, default_value_t = 1e-8, value_name = "LAMBDA")]
     regularization: f64,

@@ -45,10 +45,13 @@ mod tests {
 
     #[test]
     fn lists_only_changed_weights() {
-        let mut after = DEFAULT.clone();
+        let mut before = DEFAULT.clone();
+        before.tempo = 16;
+        before.material[4].eg = 930;
+        let mut after = before.clone();
         after.tempo += 4;
         after.material[4].eg -= 20;
-        let table = changes(&DEFAULT, &after);
+        let table = changes(&before, &after);
         assert_eq!(table.lines().count(), 2, "{table}");
         assert!(table.contains("material.chariot.eg"));
         assert!(table.contains("930 ->   910  (-20)"), "{table}");
