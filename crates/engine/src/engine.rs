@@ -4,6 +4,7 @@
 
 use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
+use crate::history::History;
 use crate::random::Rng;
 use crate::score::INFINITE;
 use crate::search::{SearchConfig, SearchInfo, Shared, Worker};
@@ -12,7 +13,7 @@ use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
@@ -130,6 +131,9 @@ struct Running {
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering statistics of each search thread, kept from one search to the next of
+    /// the same game: the positions of a game's next move are much like those of the last.
+    histories: Arc<HistoryStore>,
     running: Option<Running>,
     /// The opening book (the built-in one unless another was set).
     book: Option<Arc<Book>>,
@@ -151,6 +155,7 @@ impl Engine {
         options.multipv = options.multipv.max(1);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::default(),
             rng: options.seed.map_or_else(Rng::from_time, Rng::new),
             book: Book::builtin(),
             options,
@@ -204,9 +209,11 @@ impl Engine {
         self.book = book.or_else(Book::builtin);
     }
 
-    /// Forgets everything learned (new game): empties the hash table.
+    /// Forgets everything learned (new game): empties the hash table and the move-ordering
+    /// statistics.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
+        self.histories.clear();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
@@ -236,6 +243,7 @@ impl Engine {
         let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
+        let histories = Arc::clone(&self.histories);
         let options = self.options.clone();
         // The search thread draws from its own generator, split off the engine's one.
         let choice_rng = Rng::new(self.rng.next_u64());
@@ -255,6 +263,7 @@ impl Engine {
                     None => catch_unwind(AssertUnwindSafe(|| {
                         run(
                             &tt,
+                            &histories,
                             &thread_shared,
                             &request,
                             &options,
@@ -421,6 +430,7 @@ fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
 
 fn run(
     tt: &TranspositionTable,
+    histories: &HistoryStore,
     shared: &Shared,
     request: &SearchRequest,
     options: &EngineOptions,
@@ -471,8 +481,10 @@ fn run(
                         limits,
                         config,
                     );
+                    helper.set_history(histories.take(id));
                     helper.iterate(&mut |_| {});
                     helper.flush();
+                    histories.put(id, helper.take_history());
                 });
         }
         let mut main = Worker::new(
@@ -486,10 +498,12 @@ fn run(
             limits,
             config,
         );
+        main.set_history(histories.take(0));
         main.iterate(on_info);
         main.wait_while_required();
         shared.stop.store(true, Ordering::Relaxed);
         main.flush();
+        histories.put(0, main.take_history());
         let chosen = profile
             .as_ref()
             .and_then(|p| weakened_choice(&main, p, choice_rng));
@@ -516,6 +530,40 @@ fn run(
     })
 }
 
+/// The move-ordering statistics each search thread left behind, by thread number.
+#[derive(Default)]
+struct HistoryStore(Mutex<Vec<History>>);
+
+impl HistoryStore {
+    /// Thread `id`'s statistics, taken out of the store (empty ones if it has none).
+    fn take(&self, id: usize) -> History {
+        self.lock()
+            .get_mut(id)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Keeps thread `id`'s statistics for the next search.
+    fn put(&self, id: usize, history: History) {
+        let mut store = self.lock();
+        if store.len() <= id {
+            store.resize_with(id + 1, History::default);
+        }
+        store[id] = history;
+    }
+
+    /// Forgets all statistics (a new game).
+    fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// The store, also after a search thread panicked while holding it: statistics left
+    /// half-updated can only order moves less well, never make a search wrong.
+    fn lock(&self) -> MutexGuard<'_, Vec<History>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// The smaller of two optional limits (`None` is no limit).
 fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
@@ -527,4 +575,43 @@ fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// A weakened level's move: chosen among the lines of the last completed iteration.
 fn weakened_choice(main: &Worker, profile: &Profile, mut rng: Rng) -> Option<Move> {
     strength::choose(main.completed_lines(), profile, &mut rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Position;
+
+    #[test]
+    fn each_search_thread_leaves_its_history_for_the_next_search() {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            threads: 2,
+            own_book: false,
+            ..EngineOptions::default()
+        });
+        assert!(engine.histories.lock().is_empty());
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        engine.search(SearchRequest::new(Position::startpos(), limits), |_| {});
+        assert_eq!(engine.histories.lock().len(), 2);
+        engine.new_game();
+        assert!(engine.histories.lock().is_empty());
+    }
+
+    #[test]
+    fn history_store_hands_back_what_it_was_given() {
+        let store = HistoryStore::default();
+        let piece = xiangqi::Piece::new(xiangqi::Color::Red, xiangqi::PieceKind::Horse);
+        let m = Move::new("b0".parse().unwrap(), "c2".parse().unwrap());
+        assert_eq!(store.take(3).score(piece, m), 0);
+        let mut learned = History::default();
+        learned.update(piece, m, 500);
+        store.put(3, learned);
+        assert_eq!(store.take(3).score(piece, m), 500);
+        // Taking empties the slot: two searches never share one thread's statistics.
+        assert_eq!(store.take(3).score(piece, m), 0);
+    }
 }

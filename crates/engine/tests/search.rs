@@ -39,6 +39,23 @@ fn same_search_twice_same_nodes() {
 }
 
 #[test]
+fn new_game_forgets_what_earlier_searches_learned() {
+    // The move-ordering statistics outlive a search; a new game must start from nothing, so
+    // the same search gives the same tree as on a fresh engine.
+    let pos = Position::startpos();
+    let other: Position = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
+        .parse()
+        .unwrap();
+    let fresh = engine(1, 1).search(SearchRequest::new(pos.clone(), depth(7)), |_| {});
+    let mut e = engine(1, 1);
+    e.search(SearchRequest::new(other, depth(7)), |_| {});
+    e.new_game();
+    let again = e.search(SearchRequest::new(pos, depth(7)), |_| {});
+    assert_eq!(fresh.nodes, again.nodes);
+    assert_eq!(fresh.best_move, again.best_move);
+}
+
+#[test]
 fn finds_mate_in_one_and_two() {
     let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
     let r = engine(1, 1).search(SearchRequest::new(pos, depth(4)), |_| {});

@@ -445,6 +445,16 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Starts from move-ordering statistics an earlier search of the same game learned.
+    pub fn set_history(&mut self, history: History) {
+        self.history = history;
+    }
+
+    /// Hands over the move-ordering statistics (at the end of a search), for the next one.
+    pub fn take_history(&mut self) -> History {
+        std::mem::take(&mut self.history)
+    }
+
     /// Publishes the remaining node count (at the end of a search).
     pub fn flush(&mut self) {
         self.shared
