@@ -7,17 +7,6 @@ use xiangqi::{Bitboard, Color, Move, PieceKind, Position};
 /// Exchange values of the kinds (the general is worth more than anything it could win).
 pub const SEE_VALUE: [i32; 7] = [5000, 200, 200, 400, 900, 450, 100];
 
-/// Cheapest first: the order in which a side recaptures.
-const BY_VALUE: [PieceKind; 7] = [
-    PieceKind::Soldier,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Cannon,
-    PieceKind::Chariot,
-    PieceKind::General,
-];
-
 fn value_on(pos: &Position, sq: xiangqi::Square) -> i32 {
     pos.piece_at(sq).map_or(0, |p| SEE_VALUE[p.kind.index()])
 }
@@ -36,11 +25,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let mut gone = Bitboard::from_square(from);
     let mut side = mover.color.other();
     let mut depth = 0;
-    loop {
-        let attackers = live_attackers(pos, to, side, occ, gone);
-        let Some((sq, kind)) = cheapest(pos, attackers) else {
-            break;
-        };
+    while let Some((sq, kind)) = pos.cheapest_attacker(to, side, occ, gone) {
         if kind == PieceKind::General
             && live_attackers(
                 pos,
@@ -82,12 +67,6 @@ fn live_attackers(
     gone: Bitboard,
 ) -> Bitboard {
     pos.attackers_with(sq, side, occ) & !gone
-}
-
-fn cheapest(pos: &Position, attackers: Bitboard) -> Option<(xiangqi::Square, PieceKind)> {
-    BY_VALUE
-        .iter()
-        .find_map(|&kind| (attackers & pos.kind_bb(kind)).first().map(|sq| (sq, kind)))
 }
 
 #[cfg(test)]

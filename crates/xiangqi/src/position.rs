@@ -254,6 +254,60 @@ impl Position {
         out
     }
 
+    /// The least valuable piece of `by` attacking `sq` given occupancy `occ`, pieces on
+    /// `excluded` left out: the cheapest kind of [`Position::attackers_with`] (soldier, advisor,
+    /// elephant, horse, cannon, chariot, general) and, among several, the lowest square.
+    /// Looking kind by kind, cheapest first, skips the sliding lookups whenever a cheap piece
+    /// attacks, which is what an exchange evaluation asks again and again.
+    pub fn cheapest_attacker(
+        &self,
+        sq: Square,
+        by: Color,
+        occ: Occupancy,
+        excluded: Bitboard,
+    ) -> Option<(Square, PieceKind)> {
+        let ours = self.colors[by.index()] & occ.board & !excluded;
+        let k = |kind: PieceKind| self.kinds[kind.index()] & ours;
+        let found = |set: Bitboard, kind: PieceKind| set.first().map(|s| (s, kind));
+        let soldiers = attacks::soldier_attackers(by, sq) & k(PieceKind::Soldier);
+        if let Some(hit) = found(soldiers, PieceKind::Soldier) {
+            return Some(hit);
+        }
+        let in_palace = attacks::in_palace(by, sq);
+        if in_palace {
+            for from in k(PieceKind::Advisor) {
+                if attacks::advisor(by, from).contains(sq) {
+                    return Some((from, PieceKind::Advisor));
+                }
+            }
+        }
+        let elephants = attacks::elephant(sq, occ.board) & k(PieceKind::Elephant);
+        if let Some(hit) = found(elephants, PieceKind::Elephant) {
+            return Some(hit);
+        }
+        let horses = attacks::horse_attackers(sq, occ.board) & k(PieceKind::Horse);
+        if let Some(hit) = found(horses, PieceKind::Horse) {
+            return Some(hit);
+        }
+        let cannons = attacks::cannon_captures(sq, occ) & k(PieceKind::Cannon);
+        if let Some(hit) = found(cannons, PieceKind::Cannon) {
+            return Some(hit);
+        }
+        let file = attacks::chariot_file(sq, occ);
+        let chariots = (file | attacks::chariot_rank(sq, occ)) & k(PieceKind::Chariot);
+        if let Some(hit) = found(chariots, PieceKind::Chariot) {
+            return Some(hit);
+        }
+        let mut generals = Bitboard::EMPTY;
+        if in_palace {
+            generals |= attacks::general(by, sq) & k(PieceKind::General);
+        }
+        if self.kinds[PieceKind::General.index()].contains(sq) {
+            generals |= file & k(PieceKind::General);
+        }
+        found(generals, PieceKind::General)
+    }
+
     /// Whether any piece of `by` attacks `sq`.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.attackers(sq, by).any()

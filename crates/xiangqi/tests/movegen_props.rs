@@ -293,6 +293,39 @@ proptest! {
     }
 
     #[test]
+    fn cheapest_attacker_is_the_cheapest_of_the_attackers(
+        start in 0usize..5,
+        choices in prop::collection::vec(any::<u16>(), 0..100),
+        excluded_bits in any::<u128>(),
+    ) {
+        // Cheapest first, as an exchange recaptures.
+        const BY_VALUE: [PieceKind; 7] = [
+            PieceKind::Soldier,
+            PieceKind::Advisor,
+            PieceKind::Elephant,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Chariot,
+            PieceKind::General,
+        ];
+        walk(start, &choices, |pos| {
+            let occ = pos.occupancy();
+            // Leave out some pieces now and then, as an exchange does with those used up.
+            let excluded = xiangqi::Bitboard(excluded_bits & xiangqi::Bitboard::FULL.0 & pos.occupied().0);
+            for sq in Square::all().filter(|&s| pos.piece_at(s).is_some()) {
+                for by in [Color::Red, Color::Black] {
+                    let all = pos.attackers_with(sq, by, occ) & !excluded;
+                    let expected = BY_VALUE
+                        .iter()
+                        .find_map(|&kind| (all & pos.kind_bb(kind)).first().map(|s| (s, kind)));
+                    assert_eq!(pos.cheapest_attacker(sq, by, occ, excluded), expected,
+                        "cheapest attacker of {sq} by {by} in {}", pos.to_fen());
+                }
+            }
+        });
+    }
+
+    #[test]
     fn fen_parser_never_panics(text in "[rnbakcpRNBAKCPEHeh0-9/ wbr-]{0,100}") {
         let _ = Position::from_fen(&text);
         let _ = Position::from_fen_with(&text, Validation::Lenient);
