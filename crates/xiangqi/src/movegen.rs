@@ -13,6 +13,23 @@ struct Exposure {
     from: Bitboard,
     to: Bitboard,
     in_check: bool,
+    /// When in check: the points a move other than the general's must land on to answer it
+    /// (a checker, or a point on a checking line or horse leg).
+    evasion_to: Bitboard,
+    /// When in check: pieces whose leaving answers a cannon's check (its screens).
+    evasion_from: Bitboard,
+}
+
+impl Exposure {
+    /// When in check, whether `m` could answer it at all: a general's move, or one that
+    /// captures a checker, blocks a line or leg, or takes a cannon's screen away. Any other
+    /// move leaves every check standing.
+    #[inline]
+    fn may_answer_check(&self, m: Move, general: Square) -> bool {
+        m.from() == general
+            || self.evasion_to.contains(m.to())
+            || self.evasion_from.contains(m.from())
+    }
 }
 
 impl Position {
@@ -90,14 +107,18 @@ impl Position {
             from: Bitboard::from_square(general),
             to: Bitboard::EMPTY,
             in_check: false,
+            evasion_to: Bitboard::EMPTY,
+            evasion_from: Bitboard::EMPTY,
         };
         let lines = attacks::lines(general);
         let straight =
             (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::General)) & lines;
         for s in straight {
-            let between = attacks::between(general, s) & occ;
+            let gap = attacks::between(general, s);
+            let between = gap & occ;
             if between.is_empty() {
                 exposure.in_check = true;
+                exposure.evasion_to |= gap | Bitboard::from_square(s);
             } else if !between.more_than_one() {
                 // The only piece between may not leave the line.
                 exposure.from |= between & own;
@@ -108,24 +129,32 @@ impl Position {
             let between = gap & occ;
             match between.count() {
                 0 => exposure.to |= gap,
-                1 => exposure.in_check = true,
+                1 => {
+                    exposure.in_check = true;
+                    exposure.evasion_to |= gap | Bitboard::from_square(s);
+                    exposure.evasion_from |= between;
+                }
                 2 => exposure.from |= between & own,
                 _ => {}
             }
         }
         let horses = self.pieces(them, PieceKind::Horse);
         for step in attacks::horse_attacks_through_legs(general) {
-            if (step.targets & horses).any() {
+            let checkers = step.targets & horses;
+            if checkers.any() {
                 if (step.block & occ).is_empty() {
                     exposure.in_check = true;
+                    exposure.evasion_to |= step.block | checkers;
                 } else {
                     exposure.from |= step.block & own;
                 }
             }
         }
-        if (attacks::soldier_attackers(them, general) & self.pieces(them, PieceKind::Soldier)).any()
-        {
+        let soldiers =
+            attacks::soldier_attackers(them, general) & self.pieces(them, PieceKind::Soldier);
+        if soldiers.any() {
             exposure.in_check = true;
+            exposure.evasion_to |= soldiers;
         }
         exposure
     }
@@ -134,7 +163,8 @@ impl Position {
     fn retain_legal(&self, list: &mut MoveList) {
         let risky = self.exposure();
         if risky.in_check {
-            list.retain(|m| self.is_safe_after(m));
+            let general = self.general(self.side_to_move());
+            list.retain(|m| risky.may_answer_check(m, general) && self.is_safe_after(m));
             return;
         }
         list.retain(|m| {
