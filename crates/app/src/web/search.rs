@@ -190,10 +190,34 @@ fn mark(loss: i32) -> Option<&'static str> {
     }
 }
 
+/// Whose searches filled an engine's hash table and move-ordering history. A weakened
+/// computer player must not inherit what a full-strength search found (a hint, an analysis,
+/// another game, another level): its node-limited search would take those deep results from
+/// the table and play above its level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The computer player of one game at one level.
+    Computer {
+        /// The game's id.
+        game: String,
+        /// The level it plays at.
+        level: u8,
+    },
+    /// Full-strength jobs (analysis, hints, draw offers, reviews) of any game: they may use
+    /// anything an engine has learned.
+    Full,
+}
+
+/// An engine waiting in the pool, with the owner of what it has learned.
+struct Idle {
+    engine: Engine,
+    owner: Owner,
+}
+
 /// A bounded set of engines. Each search holds a permit; further searches wait.
 pub struct SearchPool {
     permits: Arc<Semaphore>,
-    engines: Mutex<Vec<Engine>>,
+    engines: Mutex<Vec<Idle>>,
     hash_mb: usize,
 }
 
@@ -207,21 +231,37 @@ impl SearchPool {
         })
     }
 
-    /// Waits for a free slot and lends an engine.
-    pub async fn lease(self: &Arc<Self>) -> Option<Lease> {
+    /// Waits for a free slot and lends an engine for `owner`'s searches: the one it used last
+    /// if that is free, else another, emptied first (a new game) when `owner` is a computer
+    /// player and the engine learned from someone else.
+    pub async fn lease(self: &Arc<Self>, owner: Owner) -> Option<Lease> {
         let permit = Arc::clone(&self.permits).acquire_owned().await.ok()?;
-        let engine = lock(&self.engines).pop().unwrap_or_else(|| {
-            Engine::new(EngineOptions {
+        let idle = {
+            let mut engines = lock(&self.engines);
+            match engines.iter().rposition(|idle| idle.owner == owner) {
+                Some(i) => Some(engines.remove(i)),
+                None => engines.pop(),
+            }
+        };
+        let engine = match idle {
+            Some(mut idle) => {
+                if idle.owner != owner && owner != Owner::Full {
+                    idle.engine.new_game();
+                }
+                idle.engine
+            }
+            None => Engine::new(EngineOptions {
                 hash_mb: self.hash_mb,
                 threads: 1,
                 move_overhead: Duration::ZERO,
                 // Each job says whether it wants the book (see `Lease::use_book`).
                 own_book: false,
                 ..EngineOptions::default()
-            })
-        });
+            }),
+        };
         Some(Lease {
             engine: Some(engine),
+            owner,
             pool: Arc::clone(self),
             _permit: permit,
         })
@@ -231,6 +271,7 @@ impl SearchPool {
 /// An engine lent by the pool, given back (with its slot) when dropped.
 pub struct Lease {
     engine: Option<Engine>,
+    owner: Owner,
     pool: Arc<SearchPool>,
     _permit: OwnedSemaphorePermit,
 }
@@ -285,7 +326,8 @@ impl Drop for Lease {
     fn drop(&mut self) {
         if let Some(mut engine) = self.engine.take() {
             engine.stop_and_wait();
-            lock(&self.pool.engines).push(engine);
+            let owner = self.owner.clone();
+            lock(&self.pool.engines).push(Idle { engine, owner });
         }
     }
 }
@@ -329,6 +371,13 @@ pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry,
             ..Review::default()
         });
     }
+    let owner = match kind {
+        JobKind::Computer => Owner::Computer {
+            game: entry.id.clone(),
+            level: entry.level,
+        },
+        _ => Owner::Full,
+    };
     let snapshot = Snapshot {
         start: entry.game.start().clone(),
         moves: entry.game.moves().collect(),
@@ -338,7 +387,7 @@ pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry,
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
     tokio::spawn(async move {
-        let Some(lease) = state.pool.lease().await else {
+        let Some(lease) = state.pool.lease(owner).await else {
             return;
         };
         if cancel.load(Ordering::Relaxed) {
@@ -521,5 +570,88 @@ fn review(shared: &SharedEntry, lease: &mut Lease, cancel: &Arc<AtomicBool>, sna
             });
         }
         review.finished = review.done == review.total;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Lease {
+        /// Whether the lent engine's hash table knows a position one move after `pos` (the
+        /// root itself is not stored).
+        fn knows(&self, pos: &Position) -> bool {
+            let Some(engine) = self.engine.as_ref() else {
+                return false;
+            };
+            pos.legal_moves().iter().any(|&m| {
+                let mut child = pos.clone();
+                child.make_move(m);
+                engine.probe(&child).is_some()
+            })
+        }
+    }
+
+    fn computer(game: &str, level: u8) -> Owner {
+        Owner::Computer {
+            game: game.to_owned(),
+            level,
+        }
+    }
+
+    /// Searches the start position a few plies on the lent engine.
+    fn search_start(lease: &mut Lease) {
+        let request = SearchRequest::new(Position::startpos(), limits(5, 10_000));
+        let cancel = AtomicBool::new(false);
+        assert!(lease.search(request, None, &cancel, |_| {}).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_computer_player_never_inherits_another_owners_searches() {
+        let pool = SearchPool::new(1, 1);
+        let start = Position::startpos();
+        let mut lease = pool.lease(Owner::Full).await.unwrap();
+        search_start(&mut lease);
+        assert!(lease.knows(&start));
+        drop(lease);
+
+        // A weakened player gets the engine emptied, then keeps what it learns itself.
+        let mut lease = pool.lease(computer("a", 3)).await.unwrap();
+        assert!(!lease.knows(&start), "a hint's results reached level 3");
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(computer("a", 3)).await.unwrap();
+        assert!(lease.knows(&start));
+        drop(lease);
+
+        // Another game, or the same game at another level, starts afresh too.
+        let mut lease = pool.lease(computer("b", 3)).await.unwrap();
+        assert!(!lease.knows(&start));
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(computer("b", 4)).await.unwrap();
+        assert!(!lease.knows(&start));
+        drop(lease);
+
+        // Full-strength jobs take any engine as it is.
+        let mut lease = pool.lease(computer("b", 4)).await.unwrap();
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(Owner::Full).await.unwrap();
+        assert!(lease.knows(&start));
+    }
+
+    #[tokio::test]
+    async fn a_player_gets_back_its_own_engine_when_it_is_free() {
+        let pool = SearchPool::new(2, 1);
+        let start = Position::startpos();
+        let mut a = pool.lease(computer("a", 3)).await.unwrap();
+        let b = pool.lease(computer("b", 3)).await.unwrap();
+        search_start(&mut a);
+        // Given back first, so a plain pop would hand out b's engine.
+        drop(a);
+        drop(b);
+        let a = pool.lease(computer("a", 3)).await.unwrap();
+        assert!(a.knows(&start), "game a lost its own engine to game b");
     }
 }
