@@ -8,10 +8,14 @@
 //! 5. captures that lose material.
 //!
 //! Quiescence uses [`MovePicker::for_quiescence`]: one list ordered by MVV-LVA.
+//!
+//! The lists hold pseudo-legal moves; each is tested for legality (and a capture for losing
+//! material) only when its turn comes, so a cutoff spares the tests of the rest. Equal scores
+//! keep the generation order, so moves skipped on the way do not reorder the others.
 
 use crate::history::History;
 use crate::see::{see, SEE_VALUE};
-use xiangqi::{Move, MoveList, Position, MAX_MOVES};
+use xiangqi::{Legality, Move, MoveList, Position, MAX_MOVES};
 
 /// What the picker knows besides the position.
 pub struct OrderingHints {
@@ -58,10 +62,15 @@ enum Stage {
     Done,
 }
 
-/// A list of moves with scores, handed out best first.
+/// A list of moves with scores, handed out best first; among equal scores, in the order they
+/// were pushed (so moves a caller skips or sets aside while picking do not change the order of
+/// the others, and the search stays deterministic).
 struct ScoredList {
+    /// The moves in the order they were pushed.
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// One sort key per move: the score, then the push order, then where the move is (see
+    /// [`ScoredList::key`]). Keys are distinct, so sorting them needs no stable sort.
+    keys: [u64; MAX_MOVES],
     next: usize,
 }
 
@@ -73,7 +82,7 @@ impl ScoredList {
     fn new() -> ScoredList {
         ScoredList {
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            keys: [0; MAX_MOVES],
             next: 0,
         }
     }
@@ -84,51 +93,46 @@ impl ScoredList {
         self.next = 0;
     }
 
+    /// The key of the move pushed `index`-th with `score`: a higher score gives a larger key,
+    /// and so does an earlier push among equal scores; the low bits say where the move is.
+    #[inline]
+    fn key(score: i32, index: usize) -> u64 {
+        let biased = (score as i64 - i32::MIN as i64) as u64;
+        biased << 32 | (MAX_MOVES - 1 - index) as u64
+    }
+
+    #[inline]
+    fn move_of(&self, key: u64) -> Move {
+        self.moves[MAX_MOVES - 1 - (key & 0xffff_ffff) as usize]
+    }
+
     fn push(&mut self, m: Move, score: i32) {
-        self.scores[self.moves.len()] = score;
+        let index = self.moves.len();
+        self.keys[index] = ScoredList::key(score, index);
         self.moves.push(m);
     }
 
-    /// The best remaining move: selection for the first few, then one insertion sort.
+    /// The best remaining move: selection for the first few, then one sort of the rest.
     fn pop_best(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
         if self.next == PICKS_BEFORE_SORT {
-            self.sort_rest();
+            self.keys[self.next..n].sort_unstable_by(|a, b| b.cmp(a));
         }
         if self.next < PICKS_BEFORE_SORT {
             let mut best = self.next;
             for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
+                if self.keys[i] > self.keys[best] {
                     best = i;
                 }
             }
-            self.scores.swap(self.next, best);
-            self.moves.as_mut_slice().swap(self.next, best);
+            self.keys.swap(self.next, best);
         }
-        let m = self.moves[self.next];
+        let m = self.move_of(self.keys[self.next]);
         self.next += 1;
         Some(m)
-    }
-
-    /// Sorts the moves not yet handed out, best first (stable, so the order depends on the
-    /// scores and the generation order only: the search stays deterministic).
-    fn sort_rest(&mut self) {
-        let n = self.moves.len();
-        let moves = self.moves.as_mut_slice();
-        for i in self.next + 1..n {
-            let (m, s) = (moves[i], self.scores[i]);
-            let mut j = i;
-            while j > self.next && self.scores[j - 1] < s {
-                moves[j] = moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            moves[j] = m;
-            self.scores[j] = s;
-        }
     }
 }
 
@@ -141,6 +145,9 @@ pub struct MovePicker {
     bad_captures: Option<ScoredList>,
     refutation_index: usize,
     quiescence: bool,
+    /// Set when the lists hold pseudo-legal moves: each is tested when its turn comes, so the
+    /// moves after a cutoff are never tested.
+    legality: Option<Legality>,
 }
 
 impl MovePicker {
@@ -153,11 +160,18 @@ impl MovePicker {
             bad_captures: None,
             refutation_index: 0,
             quiescence: false,
+            legality: None,
         }
     }
 
     /// Orders `moves` (captures, or all evasions when in check) for quiescence: MVV-LVA only.
-    pub fn for_quiescence(pos: &Position, moves: MoveList, hash_move: Option<Move>) -> MovePicker {
+    /// Pass `legality` when the moves are only pseudo-legal; then only the legal ones come out.
+    pub fn for_quiescence(
+        pos: &Position,
+        moves: MoveList,
+        hash_move: Option<Move>,
+        legality: Option<Legality>,
+    ) -> MovePicker {
         let mut list = ScoredList::new();
         for &m in moves.iter() {
             let score = if Some(m) == hash_move {
@@ -180,6 +194,7 @@ impl MovePicker {
             bad_captures: None,
             refutation_index: 0,
             quiescence: true,
+            legality,
         }
     }
 
@@ -189,6 +204,14 @@ impl MovePicker {
             || m == self.hints.killers[0]
             || m == self.hints.killers[1]
             || m == self.hints.counter
+    }
+
+    /// Whether `m`, from one of the lists, is legal (always, when the lists hold legal moves).
+    #[inline]
+    fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        self.legality
+            .as_ref()
+            .is_none_or(|legality| pos.is_legal_with(legality, m))
     }
 
     /// The next move to search in `pos` (the position of the node, restored after each move).
@@ -202,22 +225,23 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    for &m in pos.legal_captures().iter() {
-                        if Some(m) == self.hints.hash_move {
-                            continue;
-                        }
-                        let order = mvv_lva(pos, m);
-                        if !can_lose_material(pos, m) || see(pos, m) >= 0 {
-                            self.list.push(m, order);
-                        } else {
-                            self.bad_captures
-                                .get_or_insert_with(ScoredList::new)
-                                .push(m, order);
+                    self.legality = Some(pos.legality());
+                    for &m in pos.pseudo_legal_captures().iter() {
+                        if Some(m) != self.hints.hash_move {
+                            self.list.push(m, mvv_lva(pos, m));
                         }
                     }
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.list.pop_best() {
+                    Some(m) if !self.is_legal(pos, m) => {}
+                    // Captures that lose material wait until after the quiet moves; the
+                    // exchange is only worked out for those whose turn comes.
+                    Some(m) if can_lose_material(pos, m) && see(pos, m) < 0 => {
+                        self.bad_captures
+                            .get_or_insert_with(ScoredList::new)
+                            .push(m, mvv_lva(pos, m));
+                    }
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Refutations,
                 },
@@ -244,7 +268,7 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiets => {
                     self.list.clear();
-                    for &m in pos.legal_quiets().iter() {
+                    for &m in pos.pseudo_legal_quiets().iter() {
                         if self.already_tried(m) {
                             continue;
                         }
@@ -254,6 +278,7 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.list.pop_best() {
+                    Some(m) if !self.is_legal(pos, m) => {}
                     Some(m) => return Some(m),
                     None if self.quiescence => self.stage = Stage::Done,
                     None => self.stage = Stage::BadCaptures,
@@ -280,6 +305,11 @@ mod tests {
             xiangqi::START_FEN,
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            // A pinned horse (none of its moves is legal) and a general that may not face
+            // the other one: the picker tests legality itself.
+            "3kr4/9/9/9/9/9/9/2n6/4N4/4K4 w - - 0 1",
+            // In check along the rank: most pseudo-legal moves do not answer it.
+            "5k3/9/9/9/9/9/2n6/9/9/3RK1r2 w - - 0 1",
         ];
         let history = History::default();
         for fen in fens {

@@ -8,6 +8,10 @@ use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::square::Square;
 
+/// What [`Position::legality`] found around the mover's general: enough to tell, move by
+/// move, which pseudo-legal moves of the position are legal ([`Position::is_legal_with`]).
+pub struct Legality(Exposure);
+
 /// See [`Position::exposure`].
 struct Exposure {
     from: Bitboard,
@@ -159,17 +163,30 @@ impl Position {
         exposure
     }
 
-    /// Drops the moves that would leave the mover's general attacked.
-    fn retain_legal(&self, list: &mut MoveList) {
-        let risky = self.exposure();
+    /// Looks around the mover's general once, so that pseudo-legal moves can then be tested
+    /// one at a time with [`Position::is_legal_with`]: cheaper than listing the legal moves when
+    /// a search may try only the first few.
+    pub fn legality(&self) -> Legality {
+        Legality(self.exposure())
+    }
+
+    /// Whether `m`, a pseudo-legal move of this position (from [`Position::pseudo_legal_captures`]
+    /// or [`Position::pseudo_legal_quiets`]), is legal; `legality` comes from
+    /// [`Position::legality`] on this same position.
+    #[inline]
+    pub fn is_legal_with(&self, legality: &Legality, m: Move) -> bool {
+        let risky = &legality.0;
         if risky.in_check {
             let general = self.general(self.side_to_move());
-            list.retain(|m| risky.may_answer_check(m, general) && self.is_safe_after(m));
-            return;
+            return risky.may_answer_check(m, general) && self.is_safe_after(m);
         }
-        list.retain(|m| {
-            (!risky.from.contains(m.from()) && !risky.to.contains(m.to())) || self.is_safe_after(m)
-        });
+        (!risky.from.contains(m.from()) && !risky.to.contains(m.to())) || self.is_safe_after(m)
+    }
+
+    /// Drops the moves that would leave the mover's general attacked.
+    fn retain_legal(&self, list: &mut MoveList) {
+        let legality = self.legality();
+        list.retain(|m| self.is_legal_with(&legality, m));
     }
 
     /// The number of legal moves, counted without listing most of them (perft's last ply).
@@ -243,6 +260,22 @@ impl Position {
         let mut list = MoveList::new();
         self.pseudo_legal_into(&mut list, !self.occupied());
         self.retain_legal(&mut list);
+        list
+    }
+
+    /// Every pseudo-legal capture (the general's safety not checked: see
+    /// [`Position::is_legal_with`]), in the same order as [`Position::legal_captures`].
+    pub fn pseudo_legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, self.color_bb(self.side_to_move().other()));
+        list
+    }
+
+    /// Every pseudo-legal move that captures nothing, in the same order as
+    /// [`Position::legal_quiets`].
+    pub fn pseudo_legal_quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_into(&mut list, !self.occupied());
         list
     }
 

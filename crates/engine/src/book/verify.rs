@@ -132,10 +132,11 @@ mod tests {
         )
         .unwrap();
         let tree = Tree::collect(&lines, false, &BTreeSet::new(), &BTreeMap::new());
-        let options = VerifyOptions {
-            depth: 6,
-            margin: DEFAULT_MARGIN,
-        };
+        // A margin of three soldiers: the blunders here lose a piece, while a shallow search's
+        // taste among sound opening moves shifts with every change of evaluation or ordering
+        // (at depth 6 it has rated 炮二平五 150 below 炮八进二).
+        let margin = 300;
+        let options = VerifyOptions { depth: 6, margin };
         let mut calls = 0;
         let verdict = verify(&tree, options, |done, total| {
             calls += 1;
@@ -155,7 +156,7 @@ mod tests {
         let doubtful = &verdict.doubtful[0];
         assert_eq!(doubtful.mv.to_string(), "i9h9");
         assert_ne!(doubtful.best.0, doubtful.mv);
-        assert!(doubtful.best.1 - doubtful.score > DEFAULT_MARGIN);
+        assert!(doubtful.best.1 - doubtful.score > margin);
         assert_eq!(doubtful.lines, [3]);
     }
 }

@@ -339,11 +339,13 @@ impl Worker<'_> {
         let mut best;
         let stand_pat;
         let moves;
+        let legality;
         if in_check {
             moves = self.pos.legal_moves();
             if moves.is_empty() {
                 return mated_in(ply);
             }
+            legality = None;
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
@@ -353,12 +355,14 @@ impl Worker<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            moves = self.pos.legal_captures();
+            // Pseudo-legal: the picker tests each capture only when its turn comes.
+            moves = self.pos.pseudo_legal_captures();
+            legality = Some(self.pos.legality());
         }
         let original_alpha = alpha;
         let mut best_move = None;
         let hash_move = hash_move.filter(|&m| in_check || self.pos.piece_at(m.to()).is_some());
-        let mut picker = MovePicker::for_quiescence(&self.pos, moves, hash_move);
+        let mut picker = MovePicker::for_quiescence(&self.pos, moves, hash_move, legality);
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !in_check {
                 let victim = self
