@@ -68,8 +68,8 @@ enum Stage {
 struct ScoredList {
     /// The moves in the order they were pushed.
     moves: MoveList,
-    /// One sort key per move: the score, then the push order, then where the move is (see
-    /// [`ScoredList::key`]). Keys are distinct, so sorting them needs no stable sort.
+    /// One sort key per move: the score, then the push order, which also says where the move
+    /// is (see [`ScoredList::key`]). Keys are distinct, so sorting them needs no stable sort.
     keys: [u64; MAX_MOVES],
     next: usize,
 }
@@ -94,7 +94,7 @@ impl ScoredList {
     }
 
     /// The key of the move pushed `index`-th with `score`: a higher score gives a larger key,
-    /// and so does an earlier push among equal scores; the low bits say where the move is.
+    /// and so does an earlier push among equal scores; the low half is the index, reversed.
     #[inline]
     fn key(score: i32, index: usize) -> u64 {
         let biased = (score as i64 - i32::MIN as i64) as u64;
