@@ -1,8 +1,7 @@
 //! Static exchange evaluation: the material result of the capture sequence on one point when
 //! both sides always recapture with their cheapest piece and may stop when it stops paying.
 
-use xiangqi::attacks::Occupancy;
-use xiangqi::{Bitboard, Color, Move, PieceKind, Position};
+use xiangqi::{Move, PieceKind, Position};
 
 /// Exchange values of the kinds (the general is worth more than anything it could win).
 pub const SEE_VALUE: [i32; 7] = [5000, 200, 200, 400, 900, 450, 100];
@@ -20,21 +19,16 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let mut gains = [0i32; 40];
     gains[0] = value_on(pos, to);
     let mut on_square = SEE_VALUE[mover.kind.index()];
+    // Each capture moves its piece onto `to`: pieces used up drop out of the occupancy, and
+    // attackers are only looked for among occupied points.
     let mut occ = pos.occupancy().after_move(from, to);
-    // Pieces already used up in the exchange.
-    let mut gone = Bitboard::from_square(from);
     let mut side = mover.color.other();
     let mut depth = 0;
-    while let Some((sq, kind)) = pos.cheapest_attacker(to, side, occ, gone) {
+    while let Some((sq, kind)) = pos.cheapest_attacker(to, side, occ) {
         if kind == PieceKind::General
-            && live_attackers(
-                pos,
-                to,
-                side.other(),
-                occ.after_move(sq, to),
-                gone | Bitboard::from_square(sq),
-            )
-            .any()
+            && pos
+                .attackers_with(to, side.other(), occ.after_move(sq, to))
+                .any()
         {
             // The general may not capture into a defended point.
             break;
@@ -49,7 +43,6 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         }
         on_square = SEE_VALUE[kind.index()];
         occ = occ.after_move(sq, to);
-        gone.insert(sq);
         side = side.other();
     }
     while depth > 0 {
@@ -57,16 +50,6 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         depth -= 1;
     }
     gains[0]
-}
-
-fn live_attackers(
-    pos: &Position,
-    sq: xiangqi::Square,
-    side: Color,
-    occ: Occupancy,
-    gone: Bitboard,
-) -> Bitboard {
-    pos.attackers_with(sq, side, occ) & !gone
 }
 
 #[cfg(test)]

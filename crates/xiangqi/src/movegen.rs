@@ -193,7 +193,13 @@ impl Position {
     pub fn count_legal_moves(&self) -> usize {
         let risky = self.exposure();
         if risky.in_check {
-            return self.legal_moves().len();
+            let mut list = MoveList::new();
+            self.pseudo_legal_into(&mut list, !self.color_bb(self.side_to_move()));
+            let legality = Legality(risky);
+            return list
+                .iter()
+                .filter(|&&m| self.is_legal_with(&legality, m))
+                .count();
         }
         let us = self.side_to_move();
         let own = self.color_bb(us);

@@ -254,8 +254,8 @@ impl Position {
         out
     }
 
-    /// The least valuable piece of `by` attacking `sq` given occupancy `occ`, pieces on
-    /// `excluded` left out: the cheapest kind of [`Position::attackers_with`] (soldier, advisor,
+    /// The least valuable piece of `by` attacking `sq` given occupancy `occ` (pieces missing
+    /// from `occ` do not count, so an exchange leaves out those already used up): the cheapest kind of [`Position::attackers_with`] (soldier, advisor,
     /// elephant, horse, cannon, chariot, general) and, among several, the lowest square.
     /// Looking kind by kind, cheapest first, skips the sliding lookups whenever a cheap piece
     /// attacks, which is what an exchange evaluation asks again and again.
@@ -264,9 +264,8 @@ impl Position {
         sq: Square,
         by: Color,
         occ: Occupancy,
-        excluded: Bitboard,
     ) -> Option<(Square, PieceKind)> {
-        let ours = self.colors[by.index()] & occ.board & !excluded;
+        let ours = self.colors[by.index()] & occ.board;
         let k = |kind: PieceKind| self.kinds[kind.index()] & ours;
         let found = |set: Bitboard, kind: PieceKind| set.first().map(|s| (s, kind));
         let soldiers = attacks::soldier_attackers(by, sq) & k(PieceKind::Soldier);

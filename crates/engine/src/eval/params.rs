@@ -61,7 +61,7 @@ pub struct Weights {
     pub pst_scale: [Pair; 7],
 }
 
-/// The weights in use: hand-made, then fitted by `xiangqi tune` to self-play games in two
+/// The weights in use: hand-made, then fitted by `xiangqi tune` to self-play games in three
 /// rounds, each adopted after winning a match against the weights before (docs/TUNING.md,
 /// docs/STRENGTH.md).
 pub const DEFAULT: Weights = Weights {
