@@ -417,33 +417,63 @@ static ADVISOR_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(ADVISOR_TABLE);
 static SOLDIER_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_TABLE);
 static SOLDIER_ATTACKERS: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_ATTACKER_TABLE);
 
-/// Collects the targets of the steps whose blocking point is empty.
+/// Where the blocking point of each of the four [`ORTHOGONAL`] or [`DIAGONAL`] steps lies in
+/// the window [`blocked_steps`] cuts from the board: bit `k` is the point `sq - 10 + k`.
+const ORTHOGONAL_IN_WINDOW: [u32; 4] = [19, 1, 11, 9];
+const DIAGONAL_IN_WINDOW: [u32; 4] = [20, 2, 18, 0];
+
+/// Which of the four steps from `sq` are blocked, as a 4-bit index (bit `d` for step `d`).
+/// One shift cuts the 21 points around `sq` out of the board; a step leaving the board reads
+/// some unrelated point, which does not matter since its targets are empty.
 #[inline]
-fn unblocked(steps: &[Step; 4], occ: Bitboard) -> Bitboard {
-    let mut out = 0u128;
-    for step in steps {
-        let open = (step.block.0 & occ.0 == 0) as u128;
-        out |= step.targets.0 & open.wrapping_neg();
-    }
-    Bitboard(out)
+fn blocked_steps(sq: Square, occ: Bitboard, in_window: [u32; 4]) -> usize {
+    let window = ((occ.0 << 10) >> sq.index()) as u32;
+    let bit = |d: usize| ((window >> in_window[d]) & 1) << d;
+    (bit(0) | bit(1) | bit(2) | bit(3)) as usize
 }
+
+/// For each square and each set of blocked steps ([`blocked_steps`]), the union of the targets
+/// of the open steps: one lookup instead of four tests.
+const fn by_blocked_steps(steps: &[[Step; 4]; SQUARES]) -> [[Bitboard; 16]; SQUARES] {
+    let mut t = [[Bitboard::EMPTY; 16]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let mut blocked = 0;
+        while blocked < 16 {
+            let mut d = 0;
+            while d < 4 {
+                if blocked & (1 << d) == 0 {
+                    t[i][blocked].0 |= steps[i][d].targets.0;
+                }
+                d += 1;
+            }
+            blocked += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+static HORSE_BY_LEGS: [[Bitboard; 16]; SQUARES] = by_blocked_steps(&HORSE_STEPS);
+static HORSE_ATTACKERS_BY_LEGS: [[Bitboard; 16]; SQUARES] = by_blocked_steps(&HORSE_ATTACKER_STEPS);
+static ELEPHANT_BY_EYES: [[Bitboard; 16]; SQUARES] = by_blocked_steps(&ELEPHANT_STEPS);
 
 /// Points a horse on `sq` attacks, given the occupied squares (legs blocked by any piece).
 #[inline]
 pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
-    unblocked(&HORSE_STEPS[sq.index()], occ)
+    HORSE_BY_LEGS[sq.index()][blocked_steps(sq, occ, ORTHOGONAL_IN_WINDOW)]
 }
 
 /// Points from which a horse would attack `sq`, given the occupied squares.
 #[inline]
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
-    unblocked(&HORSE_ATTACKER_STEPS[sq.index()], occ)
+    HORSE_ATTACKERS_BY_LEGS[sq.index()][blocked_steps(sq, occ, DIAGONAL_IN_WINDOW)]
 }
 
 /// Points an elephant on `sq` reaches, given the occupied squares (eyes blocked by any piece).
 #[inline]
 pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
-    unblocked(&ELEPHANT_STEPS[sq.index()], occ)
+    ELEPHANT_BY_EYES[sq.index()][blocked_steps(sq, occ, DIAGONAL_IN_WINDOW)]
 }
 
 /// Points a `color` general on `sq` steps to inside its palace.
@@ -631,6 +661,51 @@ mod tests {
                 }
                 let set = Bitboard(set);
                 assert_eq!(soldiers(color, set), union_of_singles(color, set));
+            }
+        }
+    }
+
+    /// The step-by-step definition the lookup tables replace.
+    fn unblocked(steps: &[Step; 4], occ: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for step in steps {
+            if (step.block & occ).is_empty() {
+                out |= step.targets;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn leg_and_eye_lookups_agree_with_the_steps() {
+        let mut x = 0x2545_F491_4F6C_DD1D_u64;
+        for round in 0..2000 {
+            // Sparse and dense random boards, and the empty and full ones.
+            let mut occ = 0u128;
+            for _ in 0..(round % 60) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                occ |= 1u128 << (x % SQUARES as u64);
+            }
+            let occ = match round {
+                0 => Bitboard::EMPTY,
+                1 => Bitboard::FULL,
+                _ => Bitboard(occ),
+            };
+            for i in 0..SQUARES {
+                let sq = sq_at(i);
+                assert_eq!(horse(sq, occ), unblocked(&HORSE_STEPS[i], occ), "horse {i}");
+                assert_eq!(
+                    horse_attackers(sq, occ),
+                    unblocked(&HORSE_ATTACKER_STEPS[i], occ),
+                    "horse attackers {i}"
+                );
+                assert_eq!(
+                    elephant(sq, occ),
+                    unblocked(&ELEPHANT_STEPS[i], occ),
+                    "elephant {i}"
+                );
             }
         }
     }
