@@ -241,7 +241,7 @@ const fn sq_at(i: usize) -> Square {
 #[derive(Clone, Copy)]
 pub struct Step {
     /// The blocking point as a one-bit set; empty when the step leaves the board (then
-    /// `targets` is empty too), which keeps the lookup free of branches.
+    /// `targets` is empty too), so a step off the board never contributes anything.
     pub block: Bitboard,
     /// The points reached when `block` is empty.
     pub targets: Bitboard,
@@ -417,10 +417,21 @@ static ADVISOR_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(ADVISOR_TABLE);
 static SOLDIER_MOVES: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_TABLE);
 static SOLDIER_ATTACKERS: [[Bitboard; SQUARES]; 2] = per_color_table(SOLDIER_ATTACKER_TABLE);
 
-/// Where the blocking point of each of the four [`ORTHOGONAL`] or [`DIAGONAL`] steps lies in
-/// the window [`blocked_steps`] cuts from the board: bit `k` is the point `sq - 10 + k`.
-const ORTHOGONAL_IN_WINDOW: [u32; 4] = [19, 1, 11, 9];
-const DIAGONAL_IN_WINDOW: [u32; 4] = [20, 2, 18, 0];
+/// Where the blocking point of each of the four `directions` (one point away) lies in the
+/// window [`blocked_steps`] cuts from the board: bit `k` is the point `sq - 10 + k`.
+const fn in_window(directions: [(i8, i8); 4]) -> [u32; 4] {
+    let mut out = [0; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = directions[d];
+        out[d] = (10 + df as i32 + 9 * dr as i32) as u32;
+        d += 1;
+    }
+    out
+}
+
+const ORTHOGONAL_IN_WINDOW: [u32; 4] = in_window(ORTHOGONAL);
+const DIAGONAL_IN_WINDOW: [u32; 4] = in_window(DIAGONAL);
 
 /// Which of the four steps from `sq` are blocked, as a 4-bit index (bit `d` for step `d`).
 /// One shift cuts the 21 points around `sq` out of the board; a step leaving the board reads

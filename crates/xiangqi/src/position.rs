@@ -254,9 +254,10 @@ impl Position {
         out
     }
 
-    /// The least valuable piece of `by` attacking `sq` given occupancy `occ` (pieces missing
-    /// from `occ` do not count, so an exchange leaves out those already used up): the cheapest kind of [`Position::attackers_with`] (soldier, advisor,
-    /// elephant, horse, cannon, chariot, general) and, among several, the lowest square.
+    /// The least valuable piece of `by` attacking `sq` given occupancy `occ`: the cheapest kind
+    /// of [`Position::attackers_with`] (soldier, advisor, elephant, horse, cannon, chariot,
+    /// general) and, among several, the lowest square. Pieces missing from `occ` do not count,
+    /// so an exchange leaves out those already used up by moving them onto `sq`.
     /// Looking kind by kind, cheapest first, skips the sliding lookups whenever a cheap piece
     /// attacks, which is what an exchange evaluation asks again and again.
     pub fn cheapest_attacker(
