@@ -1,15 +1,45 @@
-//! Move-ordering memory: killer moves per ply, history scores for quiet moves, and counter
-//! moves (the reply that refuted a given move).
+//! Move-ordering memory: history scores for quiet moves, continuation histories (how good a
+//! quiet move was right after a given earlier move), and counter moves (the reply that refuted
+//! a given move). Killer moves live in the search stack.
 
 use xiangqi::{Move, Piece};
 
 /// History scores stay within ±HISTORY_MAX ("gravity": big bonuses shrink as they near it).
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// Pieces (colour · 7 + kind) times target squares: how the history tables index a move.
+const PIECE_TO: usize = 14 * 90;
+
+/// A move as the continuation histories see it: the piece that moved and where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// No move (the root, or a null move): no continuation history applies.
+    pub const NONE: PieceTo = PieceTo(u16::MAX);
+
+    /// `piece` moving with `m`.
+    #[inline]
+    pub fn new(piece: Piece, m: Move) -> PieceTo {
+        PieceTo((piece.index() * 90 + m.to().index()) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> Option<usize> {
+        (self != PieceTo::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// The earlier moves a quiet move is judged after: the opponent's last move and our own
+/// move before it.
+pub type Context = [PieceTo; 2];
+
 /// Quiet-move statistics learned during a search.
 pub struct History {
     /// Indexed by moving piece (colour * 7 + kind) and target square.
     butterfly: Box<[[i32; 90]; 14]>,
+    /// Indexed by an earlier move's [`PieceTo`], then this move's: `PIECE_TO²` entries.
+    continuation: Box<[i16]>,
     /// Indexed by the previous move's piece and target: the move that refuted it.
     counter: Box<[[Move; 90]; 14]>,
 }
@@ -18,9 +48,17 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[0; 90]; 14]),
+            continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
             counter: Box::new([[Move::NONE; 90]; 14]),
         }
     }
+}
+
+/// Moves `entry` towards ±HISTORY_MAX by `bonus`, less the closer it already is.
+#[inline]
+fn apply_gravity(entry: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
 }
 
 impl History {
@@ -35,12 +73,34 @@ impl History {
         self.butterfly[piece.index()][m.to().index()]
     }
 
+    /// The history score of quiet move `m` by `piece` plus its continuation scores after the
+    /// moves of `context`.
+    #[inline]
+    pub fn quiet_score(&self, piece: Piece, m: Move, context: &Context) -> i32 {
+        let this = PieceTo::new(piece, m).0 as usize;
+        let mut score = self.score(piece, m);
+        for earlier in context.iter().filter_map(|c| c.index()) {
+            score += self.continuation[earlier * PIECE_TO + this] as i32;
+        }
+        score
+    }
+
     /// Rewards (positive `bonus`) or punishes a quiet move.
     #[inline]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
         let entry = &mut self.butterfly[piece.index()][m.to().index()];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = apply_gravity(*entry, bonus);
+    }
+
+    /// Rewards or punishes a quiet move in the history and in its continuation histories.
+    #[inline]
+    pub fn update_quiet(&mut self, piece: Piece, m: Move, context: &Context, bonus: i32) {
+        self.update(piece, m, bonus);
+        let this = PieceTo::new(piece, m).0 as usize;
+        for earlier in context.iter().filter_map(|c| c.index()) {
+            let entry = &mut self.continuation[earlier * PIECE_TO + this];
+            *entry = apply_gravity(*entry as i32, bonus) as i16;
+        }
     }
 
     /// The counter move recorded against `previous` (played by `piece`), if any.
@@ -53,5 +113,38 @@ impl History {
     #[inline]
     pub fn set_counter(&mut self, piece: Piece, previous: Move, reply: Move) {
         self.counter[piece.index()][previous.to().index()] = reply;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::{Color, PieceKind, Square};
+
+    #[test]
+    fn continuation_scores_depend_on_the_earlier_move() {
+        let mut history = History::default();
+        let horse = Piece::new(Color::Red, PieceKind::Horse);
+        let chariot = Piece::new(Color::Black, PieceKind::Chariot);
+        let sq = |f, r| Square::new(f, r).unwrap();
+        let reply = Move::new(sq(1, 0), sq(2, 2));
+        let after = [
+            PieceTo::new(chariot, Move::new(sq(0, 9), sq(0, 5))),
+            PieceTo::NONE,
+        ];
+        let other = [
+            PieceTo::new(chariot, Move::new(sq(0, 9), sq(0, 7))),
+            PieceTo::NONE,
+        ];
+        history.update_quiet(horse, reply, &after, 1000);
+        assert_eq!(history.score(horse, reply), 1000);
+        assert_eq!(history.quiet_score(horse, reply, &after), 2000);
+        assert_eq!(history.quiet_score(horse, reply, &other), 1000);
+        assert_eq!(history.quiet_score(horse, reply, &[PieceTo::NONE; 2]), 1000);
+        // Gravity keeps every entry within bounds however often it is rewarded.
+        for _ in 0..1000 {
+            history.update_quiet(horse, reply, &after, HISTORY_MAX);
+        }
+        assert!(history.quiet_score(horse, reply, &after) <= 2 * HISTORY_MAX);
     }
 }

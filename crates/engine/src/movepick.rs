@@ -13,7 +13,7 @@
 //! material) only when its turn comes, so a cutoff spares the tests of the rest. Equal scores
 //! keep the generation order, so moves skipped on the way do not reorder the others.
 
-use crate::history::History;
+use crate::history::{Context, History, PieceTo};
 use crate::see::{see, SEE_VALUE};
 use xiangqi::{Legality, Move, MoveList, Position, MAX_MOVES};
 
@@ -25,6 +25,8 @@ pub struct OrderingHints {
     pub killers: [Move; 2],
     /// The counter move to the previous move.
     pub counter: Move,
+    /// The last two moves, whose continuation histories order the quiet moves.
+    pub context: Context,
 }
 
 /// Whether a capture could lose material: only when the attacker is worth more than the
@@ -189,6 +191,7 @@ impl MovePicker {
                 hash_move,
                 killers: [Move::NONE; 2],
                 counter: Move::NONE,
+                context: [PieceTo::NONE; 2],
             },
             list,
             bad_captures: None,
@@ -272,7 +275,9 @@ impl MovePicker {
                         if self.already_tried(m) {
                             continue;
                         }
-                        let score = pos.piece_at(m.from()).map_or(0, |p| history.score(p, m));
+                        let score = pos
+                            .piece_at(m.from())
+                            .map_or(0, |p| history.quiet_score(p, m, &self.hints.context));
                         self.list.push(m, score);
                     }
                     self.stage = Stage::Quiets;
@@ -333,6 +338,7 @@ mod tests {
                     hash_move,
                     killers: [other_quiet, illegal],
                     counter: quiet,
+                    context: [PieceTo::NONE; 2],
                 };
                 let mut picker = MovePicker::new(hints);
                 let mut seen = Vec::new();

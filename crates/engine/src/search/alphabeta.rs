@@ -1,6 +1,7 @@
 //! Principal variation search with quiescence, and the pruning and reductions around it.
 
 use super::Worker;
+use crate::history::{Context, PieceTo};
 use crate::movepick::{can_lose_material, MovePicker, OrderingHints};
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::{see, SEE_VALUE};
@@ -62,6 +63,10 @@ impl Worker<'_> {
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.stack[0].current = m;
+            self.stack[0].moved = self
+                .pos
+                .piece_at(m.from())
+                .map_or(PieceTo::NONE, |p| PieceTo::new(p, m));
             let gives_check = self.make(m);
             let new_depth = depth - 1 + gives_check as i32;
             let mut score;
@@ -172,6 +177,7 @@ impl Worker<'_> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.stack[ply].current = Move::NONE;
+                self.stack[ply].moved = PieceTo::NONE;
                 self.make_null();
                 let score =
                     -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
@@ -198,10 +204,12 @@ impl Worker<'_> {
                 .piece_at(previous.to())
                 .map_or(Move::NONE, |p| self.history.counter(p, previous))
         };
+        let context = self.context(ply);
         let mut picker = MovePicker::new(OrderingHints {
             hash_move,
             killers: self.stack[ply].killers,
             counter,
+            context,
         });
 
         let original_alpha = alpha;
@@ -234,6 +242,7 @@ impl Worker<'_> {
             }
 
             self.stack[ply].current = m;
+            self.stack[ply].moved = mover.map_or(PieceTo::NONE, |p| PieceTo::new(p, m));
             let gives_check = self.make(m);
             if !N::PV
                 && !in_check
@@ -259,7 +268,7 @@ impl Worker<'_> {
                     r = REDUCTIONS[depth.min(63) as usize][move_count.min(63)];
                     r += !improving as i32 + cut_node as i32 - N::PV as i32 - is_killer as i32;
                     if let Some(p) = mover {
-                        r -= self.history.score(p, m) / 6000;
+                        r -= self.history.quiet_score(p, m, &context) / 10000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -286,7 +295,8 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if !capture {
-                            self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                            let tried = &quiets_tried[..quiet_count];
+                            self.reward_quiet(ply, m, depth, &context, tried);
                         }
                         break;
                     }
@@ -435,6 +445,17 @@ impl Worker<'_> {
             .any(|&k| self.pos.pieces(us, k).any())
     }
 
+    /// The moves that led to `ply`, for the continuation histories: the opponent's last move
+    /// and our move before it.
+    #[inline]
+    fn context(&self, ply: usize) -> Context {
+        let before = |back: usize| {
+            ply.checked_sub(back)
+                .map_or(PieceTo::NONE, |p| self.stack[p].moved)
+        };
+        [before(1), before(2)]
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         let (head, tail) = self.pv_table.split_at_mut(ply + 1);
@@ -446,7 +467,7 @@ impl Worker<'_> {
 
     /// A quiet move caused a cutoff: remember it as a killer and counter move, and raise its
     /// history while lowering that of the quiet moves tried before it.
-    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, context: &Context, tried: &[Move]) {
         let frame = &mut self.stack[ply];
         if frame.killers[0] != m {
             frame.killers[1] = frame.killers[0];
@@ -454,11 +475,11 @@ impl Worker<'_> {
         }
         let bonus = (depth * depth * 16).min(2400);
         if let Some(piece) = self.pos.piece_at(m.from()) {
-            self.history.update(piece, m, bonus);
+            self.history.update_quiet(piece, m, context, bonus);
         }
         for &q in tried {
             if let Some(piece) = self.pos.piece_at(q.from()) {
-                self.history.update(piece, q, -bonus);
+                self.history.update_quiet(piece, q, context, -bonus);
             }
         }
         let previous = self.stack[ply - 1].current;

@@ -5,7 +5,7 @@ mod alphabeta;
 mod repetition;
 
 use crate::eval::{Evaluator, Material};
-use crate::history::History;
+use crate::history::{History, PieceTo};
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
 use crate::time::{Limits, TimeManager};
@@ -59,12 +59,15 @@ struct Frame {
     killers: [Move; 2],
     /// The move played from this ply (NONE for a null move).
     current: Move,
+    /// The same move as the continuation histories index it (NONE for a null move).
+    moved: PieceTo,
 }
 
 const EMPTY_FRAME: Frame = Frame {
     static_eval: 0,
     killers: [Move::NONE; 2],
     current: Move::NONE,
+    moved: PieceTo::NONE,
 };
 
 /// A root move with what the last iterations learned about it.
