@@ -480,11 +480,11 @@ fn run(
                         moves,
                         limits,
                         config,
+                        histories.take(id),
                     );
-                    helper.set_history(histories.take(id));
                     helper.iterate(&mut |_| {});
                     helper.flush();
-                    histories.put(id, helper.take_history());
+                    histories.put(id, helper.into_history());
                 });
         }
         let mut main = Worker::new(
@@ -497,13 +497,12 @@ fn run(
             &moves,
             limits,
             config,
+            histories.take(0),
         );
-        main.set_history(histories.take(0));
         main.iterate(on_info);
         main.wait_while_required();
         shared.stop.store(true, Ordering::Relaxed);
         main.flush();
-        histories.put(0, main.take_history());
         let chosen = profile
             .as_ref()
             .and_then(|p| weakened_choice(&main, p, choice_rng));
@@ -517,7 +516,7 @@ fn run(
                 rm.score
             }
         });
-        SearchResult {
+        let result = SearchResult {
             best_move: best.map(|rm| rm.mv),
             ponder_move: best.and_then(|rm| rm.pv.get(1).copied()),
             score,
@@ -526,30 +525,31 @@ fn run(
             time: started.elapsed(),
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
             from_book: false,
-        }
+        };
+        histories.put(0, main.into_history());
+        result
     })
 }
 
 /// The move-ordering statistics each search thread left behind, by thread number.
 #[derive(Default)]
-struct HistoryStore(Mutex<Vec<History>>);
+/// (The tables are megabytes: they are moved in and out, never copied or made in advance.)
+struct HistoryStore(Mutex<Vec<Option<History>>>);
 
 impl HistoryStore {
     /// Thread `id`'s statistics, taken out of the store (empty ones if it has none).
     fn take(&self, id: usize) -> History {
-        self.lock()
-            .get_mut(id)
-            .map(std::mem::take)
-            .unwrap_or_default()
+        let kept = self.lock().get_mut(id).and_then(Option::take);
+        kept.unwrap_or_default()
     }
 
     /// Keeps thread `id`'s statistics for the next search.
     fn put(&self, id: usize, history: History) {
         let mut store = self.lock();
         if store.len() <= id {
-            store.resize_with(id + 1, History::default);
+            store.resize_with(id + 1, || None);
         }
-        store[id] = history;
+        store[id] = Some(history);
     }
 
     /// Forgets all statistics (a new game).
@@ -559,7 +559,7 @@ impl HistoryStore {
 
     /// The store, also after a search thread panicked while holding it: statistics left
     /// half-updated can only order moves less well, never make a search wrong.
-    fn lock(&self) -> MutexGuard<'_, Vec<History>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<History>>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

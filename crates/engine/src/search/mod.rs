@@ -154,7 +154,8 @@ pub struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     /// A worker that will search from `start` after `moves` (the game so far), over the root
-    /// moves `root` (all legal moves unless restricted).
+    /// moves `root` (all legal moves unless restricted), starting from the move-ordering
+    /// statistics `history` (an earlier search of the same game learned them, or fresh ones).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: usize,
@@ -166,6 +167,7 @@ impl<'a> Worker<'a> {
         root: &[Move],
         limits: Limits,
         config: SearchConfig,
+        history: History,
     ) -> Worker<'a> {
         let mut pos = start.clone();
         let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 2);
@@ -194,7 +196,7 @@ impl<'a> Worker<'a> {
             line,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             material,
-            history: History::default(),
+            history,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -448,14 +450,9 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Starts from move-ordering statistics an earlier search of the same game learned.
-    pub fn set_history(&mut self, history: History) {
-        self.history = history;
-    }
-
     /// Hands over the move-ordering statistics (at the end of a search), for the next one.
-    pub fn take_history(&mut self) -> History {
-        std::mem::take(&mut self.history)
+    pub fn into_history(self) -> History {
+        self.history
     }
 
     /// Publishes the remaining node count (at the end of a search).
