@@ -1,42 +1,82 @@
 //! Writes a [`Weights`] as Rust source in the layout of `params.rs`, so a tuned set can be
 //! pasted over `DEFAULT` as it is (a test checks that `DEFAULT` itself comes out verbatim).
+//!
+//! The layout follows from the weights' names alone (see [`Weights::visit_mut`]): the parts
+//! of a name after the field are the indices into nested arrays, and two last parts `mg` and
+//! `eg` are a `pair(…)`.
 
 use super::params::Weights;
-use std::fmt::Write as _;
 
-/// One field's weights: the parts of each name after the field, and the values.
-struct Field {
-    name: String,
-    parts: Vec<String>,
-    values: Vec<i32>,
+/// A field's weights as a tree: a single value, or children in order under their name parts.
+enum Node {
+    Value(i32),
+    Children(Vec<(String, Node)>),
 }
 
-/// The weights grouped by field, in declaration order.
-fn fields(weights: &Weights) -> Vec<Field> {
-    let mut fields: Vec<Field> = Vec::new();
-    weights.visit(|name, value| {
-        let (field, rest) = name.split_once('.').unwrap_or((name, ""));
-        if fields.last().is_none_or(|f| f.name != field) {
-            fields.push(Field {
-                name: field.to_string(),
-                parts: Vec::new(),
-                values: Vec::new(),
-            });
+impl Node {
+    /// Adds `value` under the name parts `path`.
+    fn insert(&mut self, path: &[&str], value: i32) {
+        let Some((first, rest)) = path.split_first() else {
+            *self = Node::Value(value);
+            return;
+        };
+        if let Node::Value(_) = self {
+            *self = Node::Children(Vec::new());
         }
-        if let Some(last) = fields.last_mut() {
-            last.parts.push(rest.to_string());
-            last.values.push(value);
+        if let Node::Children(children) = self {
+            if children.last().is_none_or(|(name, _)| name != first) {
+                children.push((first.to_string(), Node::Children(Vec::new())));
+            }
+            if let Some((_, child)) = children.last_mut() {
+                child.insert(rest, value);
+            }
+        }
+    }
+
+    /// The node as a Rust expression formatted as rustfmt would, its lines after the first
+    /// indented by `indent` spaces.
+    fn to_rust(&self, indent: usize) -> String {
+        let children = match self {
+            Node::Value(v) => return v.to_string(),
+            Node::Children(children) => children,
+        };
+        if let [(mg, Node::Value(a)), (eg, Node::Value(b))] = children.as_slice() {
+            if mg == "mg" && eg == "eg" {
+                return format!("pair({a}, {b})");
+            }
+        }
+        let items: Vec<String> = children
+            .iter()
+            .map(|(_, child)| child.to_rust(indent + 4))
+            .collect();
+        let line = format!("[{}]", items.join(", "));
+        if line.len() <= ONE_LINE_ARRAY && !line.contains('\n') {
+            return line;
+        }
+        let inner = " ".repeat(indent + 4);
+        let mut text = "[\n".to_string();
+        for item in items {
+            text += &format!("{inner}{item},\n");
+        }
+        text + &" ".repeat(indent) + "]"
+    }
+}
+
+/// The weights grouped by field, in declaration order, each as a tree.
+fn fields(weights: &Weights) -> Vec<(String, Node)> {
+    let mut fields: Vec<(String, Node)> = Vec::new();
+    weights.visit(|name, value| {
+        let mut parts = name.split('.');
+        let field = parts.next().unwrap_or(name);
+        let rest: Vec<&str> = parts.collect();
+        if fields.last().is_none_or(|(f, _)| f != field) {
+            fields.push((field.to_string(), Node::Children(Vec::new())));
+        }
+        if let Some((_, node)) = fields.last_mut() {
+            node.insert(&rest, value);
         }
     });
     fields
-}
-
-/// Whether a field's names end in `mg`, `eg`, `mg`, `eg`, …: a pair or an array of pairs.
-fn is_pairs(parts: &[String]) -> bool {
-    parts.len() % 2 == 0
-        && parts
-            .chunks(2)
-            .all(|c| c[0].ends_with("mg") && c[1].ends_with("eg"))
 }
 
 /// rustfmt keeps an array on one line up to this width (its default `array_width`).
@@ -46,28 +86,8 @@ impl Weights {
     /// The weights as a Rust constant named `name`, formatted as rustfmt would.
     pub fn to_rust_literal(&self, name: &str) -> String {
         let mut out = format!("pub const {name}: Weights = Weights {{\n");
-        for field in fields(self) {
-            let v = &field.values;
-            let value = if field.parts == [""] {
-                v[0].to_string()
-            } else if is_pairs(&field.parts) && field.parts[0] == "mg" && v.len() == 2 {
-                format!("pair({}, {})", v[0], v[1])
-            } else if is_pairs(&field.parts) {
-                let mut text = "[\n".to_string();
-                for p in v.chunks(2) {
-                    let _ = writeln!(text, "        pair({}, {}),", p[0], p[1]);
-                }
-                text + "    ]"
-            } else {
-                let items: Vec<String> = v.iter().map(i32::to_string).collect();
-                let line = format!("[{}]", items.join(", "));
-                if line.len() <= ONE_LINE_ARRAY {
-                    line
-                } else {
-                    format!("[\n        {},\n    ]", items.join(",\n        "))
-                }
-            };
-            let _ = writeln!(out, "    {}: {value},", field.name);
+        for (field, node) in fields(self) {
+            out += &format!("    {field}: {},\n", node.to_rust(4));
         }
         out + "};\n"
     }

@@ -145,8 +145,10 @@ impl PieceSquare {
                     let col = own.file() as usize;
                     let base = weights.material[kind.index()];
                     let scale = weights.pst_scale[kind.index()];
-                    let mg = table_for(kind, false)[row][col] as i32 * scale.mg / 64;
-                    let eg = table_for(kind, true)[row][col] as i32 * scale.eg / 64;
+                    let [delta_mg, delta_eg] =
+                        weights.pst_delta[kind.index()].map(|table| table[row][col.min(8 - col)]);
+                    let mg = table_for(kind, false)[row][col] as i32 * scale.mg / 64 + delta_mg;
+                    let eg = table_for(kind, true)[row][col] as i32 * scale.eg / 64 + delta_eg;
                     values[color.index()][kind.index()][sq.index()] = Pair {
                         mg: base.mg + mg,
                         eg: base.eg + eg,

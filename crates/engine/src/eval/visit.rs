@@ -57,6 +57,16 @@ impl Weights {
         v.pair("connected_soldiers", &mut self.connected_soldiers);
         v.int("tempo", &mut self.tempo);
         v.pairs("pst_scale", &mut self.pst_scale);
+        for (kind, delta) in PieceKind::ALL.iter().zip(&mut self.pst_delta) {
+            for (phase, table) in ["mg", "eg"].iter().zip(delta) {
+                for (row, values) in table.iter_mut().enumerate() {
+                    for (file, value) in values.iter_mut().enumerate() {
+                        let name = format!("pst_delta.{}.{phase}.{row}.{file}", kind.name());
+                        v.int(&name, value);
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `f` with the name and value of every weight, in the order of [`Weights::visit_mut`].
