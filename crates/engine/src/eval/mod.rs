@@ -512,11 +512,13 @@ mod tests {
     }
 
     #[test]
-    fn pst_scale_zero_leaves_material_only() {
+    fn zero_piece_square_weights_leave_material_only() {
         let mut weights = params::DEFAULT.clone();
         for scale in &mut weights.pst_scale {
             *scale = params::pair(0, 0);
         }
+        // The tuned per-point corrections are added after scaling, so they go too.
+        weights.pst_delta = Default::default();
         let flat = Evaluator::new(weights);
         // A soldier on its own side, one rank apart: only its table tells the two apart.
         let a3 = Position::from_fen("3k5/9/9/9/9/9/P8/9/9/4K4 w").unwrap();
