@@ -70,9 +70,11 @@ const fn profile(
 
 /// Calibrated Elo of levels 1–10, from docs/STRENGTH.md: matches between neighbouring levels
 /// and against Fairy-Stockfish limited by its own `UCI_Elo` (800, 1900, 2200 and 2500), fitted
-/// together by weighted least squares. The scale is therefore Fairy-Stockfish's `UCI_Elo`
-/// scale; level 10 was measured at 400,000 nodes per move (more time makes it stronger still).
-pub const LEVEL_ELO: [i32; 10] = [940, 1140, 1420, 1630, 1780, 2000, 2320, 2650, 2930, 3400];
+/// together by weighted least squares, then raised by what each level gained when the
+/// evaluation and move order improved (the same level of the new build against the old one).
+/// The scale is therefore Fairy-Stockfish's `UCI_Elo` scale; level 10 was measured at 400,000
+/// nodes per move (more time makes it stronger still).
+pub const LEVEL_ELO: [i32; 10] = [980, 1260, 1530, 1750, 1880, 2150, 2470, 2810, 3030, 3500];
 
 /// The lowest `UCI_Elo` accepted.
 pub const MIN_ELO: i32 = LEVEL_ELO[0];
