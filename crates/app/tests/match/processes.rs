@@ -39,7 +39,7 @@ fn wrapped_engines_die_with_their_process_group() {
     // The start-up check and one process per game (the hung ones were replaced), then one
     // start-up check and one process for both games of the second match.
     assert!(started.len() >= 4, "{text}");
-    let left: Vec<&&str> = started.iter().filter(|pid| !is_gone(pid)).collect();
+    let left = still_running(started.iter().copied());
     assert!(left.is_empty(), "still running: {left:?}");
 }
 
@@ -106,6 +106,6 @@ fn ctrl_c_stops_the_match_and_its_engines() {
         "{stderr}"
     );
     let text = std::fs::read_to_string(&pids).unwrap();
-    let left: Vec<&str> = text.lines().filter(|pid| !is_gone(pid)).collect();
+    let left = still_running(text.lines());
     assert!(left.is_empty(), "still running: {left:?}");
 }

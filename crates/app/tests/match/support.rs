@@ -110,6 +110,21 @@ pub fn running_fakes(needle: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The processes of `pids` still running after up to 10 s of waiting for them to go: a
+/// killed process can outlive the match by a moment while the kernel tears it down.
+#[cfg(unix)]
+pub fn still_running<'a>(pids: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut left: Vec<&str> = pids.into_iter().collect();
+    let start = std::time::Instant::now();
+    loop {
+        left.retain(|pid| !is_gone(pid));
+        if left.is_empty() || start.elapsed().as_secs() >= 10 {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Whether process `pid` is gone: `kill -0` fails, or only a zombie is left (an orphan
 /// whose new parent, the container's first process, may never reap it).
 #[cfg(unix)]
