@@ -9,6 +9,7 @@ pub mod engine;
 pub mod eval;
 pub mod history;
 pub mod movepick;
+mod prefetch;
 pub mod random;
 pub mod score;
 pub mod search;

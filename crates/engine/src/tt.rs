@@ -128,6 +128,8 @@ impl TranspositionTable {
         self.buckets = Vec::new();
         let reserved = self.buckets.try_reserve_exact(count);
         let count = if reserved.is_ok() { count } else { 1 };
+        // Before the first write touches the pages, so they come huge from the start.
+        advise_huge_pages(&self.buckets);
         self.buckets.resize_with(count, Bucket::default);
         reserved
     }
@@ -155,6 +157,13 @@ impl TranspositionTable {
         // Multiply-shift maps the key onto the bucket count without a division.
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe soon after does not
+    /// wait as long for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(self.bucket(key));
     }
 
     /// The entry for `key`, if present.
@@ -225,6 +234,33 @@ impl TranspositionTable {
         (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }
 }
+
+/// Asks the kernel to back the table's memory with huge pages. Probes land at random all
+/// over the table, so with ordinary 4 KiB pages nearly every probe also misses the address
+/// translation cache; 2 MiB pages cut those misses (measured in `xiangqi bench`).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buckets: &Vec<Bucket>) {
+    const PAGE: usize = 4096;
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = buckets.as_ptr() as usize;
+    let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+    // Only whole pages inside the allocation: the advice covers pages, not bytes.
+    let first = start.next_multiple_of(PAGE);
+    let len = end.saturating_sub(first) / PAGE * PAGE;
+    if len < HUGE_PAGE {
+        return;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: the range is whole pages inside the vector's own allocation; MADV_HUGEPAGE
+    // only changes how the kernel backs them, never their contents or mapping. A failure
+    // (a kernel without huge pages) leaves ordinary pages, so the result is ignored.
+    unsafe {
+        libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buckets: &Vec<Bucket>) {}
 
 #[inline]
 fn write(entry: &Entry, key: u64, data: u64) {

@@ -238,8 +238,10 @@ proptest! {
             assert_eq!(pos.key(), pos.compute_key());
             let mut p = pos.clone();
             for &m in pos.legal_moves().iter() {
+                let predicted = p.key_after(m);
                 let undo = p.make_move(m);
                 assert_eq!(p.key(), p.compute_key(), "after {m}");
+                assert_eq!(p.key(), predicted, "key_after({m})");
                 // The fast check test assumes the mover was not giving check already.
                 if !pos.is_in_check(pos.side_to_move().other()) {
                     assert_eq!(p.in_check_after(m), p.in_check(), "after {m} in {}", pos.to_fen());

@@ -424,7 +424,7 @@ impl Worker<'_> {
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.key();
-        let slot = (key as usize) & (self.eval_cache.len() - 1);
+        let slot = super::eval_slot(key);
         let (cached_key, cached) = self.eval_cache[slot];
         if cached_key == key {
             return cached;

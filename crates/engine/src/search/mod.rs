@@ -52,6 +52,12 @@ struct PlyRecord {
 /// Entries in each worker's evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 
+/// The evaluation cache slot of a position key.
+#[inline]
+fn eval_slot(key: u64) -> usize {
+    key as usize & (EVAL_CACHE_SIZE - 1)
+}
+
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -359,6 +365,11 @@ impl<'a> Worker<'a> {
     /// Plays `m` on the board and records it for the repetition rules.
     #[inline]
     fn make(&mut self, m: Move) -> bool {
+        // The child probes the table and the evaluation cache first thing: start fetching
+        // their lines now, while the move is made and checked.
+        let child = self.pos.key_after(m);
+        self.tt.prefetch(child);
+        crate::prefetch::prefetch(&self.eval_cache[eval_slot(child)]);
         let material = self.current_material();
         self.material
             .push(self.eval.material_after(&self.pos, m, material));
