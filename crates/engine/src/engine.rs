@@ -4,10 +4,9 @@
 
 use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
-use crate::history::History;
 use crate::random::Rng;
 use crate::score::INFINITE;
-use crate::search::{SearchConfig, SearchInfo, Shared, Worker};
+use crate::search::{SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
 use crate::strength::{self, Profile, Strength};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
@@ -131,9 +130,10 @@ struct Running {
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
-    /// Move-ordering statistics of each search thread, kept from one search to the next of
-    /// the same game: the positions of a game's next move are much like those of the last.
-    histories: Arc<HistoryStore>,
+    /// Move-ordering statistics and evaluations of each search thread, kept from one search
+    /// to the next of the same game: the positions of a game's next move are much like those
+    /// of the last.
+    memories: Arc<MemoryStore>,
     running: Option<Running>,
     /// The opening book (the built-in one unless another was set).
     book: Option<Arc<Book>>,
@@ -155,7 +155,7 @@ impl Engine {
         options.multipv = options.multipv.max(1);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            histories: Arc::default(),
+            memories: Arc::new(MemoryStore::with_main_thread()),
             rng: options.seed.map_or_else(Rng::from_time, Rng::new),
             book: Book::builtin(),
             options,
@@ -213,7 +213,7 @@ impl Engine {
     /// statistics.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
-        self.histories.clear();
+        self.memories.new_game();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
@@ -243,7 +243,7 @@ impl Engine {
         let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
-        let histories = Arc::clone(&self.histories);
+        let memories = Arc::clone(&self.memories);
         let options = self.options.clone();
         // The search thread draws from its own generator, split off the engine's one.
         let choice_rng = Rng::new(self.rng.next_u64());
@@ -263,7 +263,7 @@ impl Engine {
                     None => catch_unwind(AssertUnwindSafe(|| {
                         run(
                             &tt,
-                            &histories,
+                            &memories,
                             &thread_shared,
                             &request,
                             &options,
@@ -430,7 +430,7 @@ fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
 
 fn run(
     tt: &TranspositionTable,
-    histories: &HistoryStore,
+    memories: &MemoryStore,
     shared: &Shared,
     request: &SearchRequest,
     options: &EngineOptions,
@@ -480,11 +480,11 @@ fn run(
                         moves,
                         limits,
                         config,
-                        histories.take(id),
+                        memories.take(id),
                     );
                     helper.iterate(&mut |_| {});
                     helper.flush();
-                    histories.put(id, helper.into_history());
+                    memories.put(id, helper.into_memory());
                 });
         }
         let mut main = Worker::new(
@@ -497,7 +497,7 @@ fn run(
             &moves,
             limits,
             config,
-            histories.take(0),
+            memories.take(0),
         );
         main.iterate(on_info);
         main.wait_while_required();
@@ -526,40 +526,48 @@ fn run(
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
             from_book: false,
         };
-        histories.put(0, main.into_history());
+        memories.put(0, main.into_memory());
         result
     })
 }
 
-/// The move-ordering statistics each search thread left behind, by thread number.
+/// What each search thread left behind ([`ThreadMemory`]), by thread number.
 #[derive(Default)]
-/// (The tables are megabytes: they are moved in and out, never copied or made in advance.)
-struct HistoryStore(Mutex<Vec<Option<History>>>);
+/// (The tables are megabytes: they are moved in and out, never copied.)
+struct MemoryStore(Mutex<Vec<Option<ThreadMemory>>>);
 
-impl HistoryStore {
-    /// Thread `id`'s statistics, taken out of the store (empty ones if it has none).
-    fn take(&self, id: usize) -> History {
+impl MemoryStore {
+    /// A store already holding the main thread's tables, so that writing them out is part of
+    /// making the engine rather than of its first search.
+    fn with_main_thread() -> MemoryStore {
+        MemoryStore(Mutex::new(vec![Some(ThreadMemory::default())]))
+    }
+
+    /// Thread `id`'s tables, taken out of the store (fresh ones if it has none).
+    fn take(&self, id: usize) -> ThreadMemory {
         let kept = self.lock().get_mut(id).and_then(Option::take);
         kept.unwrap_or_default()
     }
 
-    /// Keeps thread `id`'s statistics for the next search.
-    fn put(&self, id: usize, history: History) {
+    /// Keeps thread `id`'s tables for the next search.
+    fn put(&self, id: usize, memory: ThreadMemory) {
         let mut store = self.lock();
         if store.len() <= id {
             store.resize_with(id + 1, || None);
         }
-        store[id] = Some(history);
+        store[id] = Some(memory);
     }
 
-    /// Forgets all statistics (a new game).
-    fn clear(&self) {
-        self.lock().clear();
+    /// Forgets all statistics (a new game), keeping the tables' memory.
+    fn new_game(&self) {
+        for memory in self.lock().iter_mut().flatten() {
+            memory.new_game();
+        }
     }
 
     /// The store, also after a search thread panicked while holding it: statistics left
     /// half-updated can only order moves less well, never make a search wrong.
-    fn lock(&self) -> MutexGuard<'_, Vec<Option<History>>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<ThreadMemory>>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -583,35 +591,47 @@ mod tests {
     use xiangqi::Position;
 
     #[test]
-    fn each_search_thread_leaves_its_history_for_the_next_search() {
+    fn each_search_thread_leaves_its_tables_for_the_next_search() {
         let mut engine = Engine::new(EngineOptions {
             hash_mb: 1,
             threads: 2,
             own_book: false,
             ..EngineOptions::default()
         });
-        assert!(engine.histories.lock().is_empty());
+        // The main thread's tables are made with the engine.
+        assert_eq!(engine.memories.lock().len(), 1);
         let limits = Limits {
             depth: Some(5),
             ..Limits::default()
         };
         engine.search(SearchRequest::new(Position::startpos(), limits), |_| {});
-        assert_eq!(engine.histories.lock().len(), 2);
+        let learned = |engine: &Engine| {
+            engine
+                .memories
+                .lock()
+                .iter()
+                .flatten()
+                .filter(|m| m.history.is_empty())
+                .count()
+        };
+        assert_eq!(engine.memories.lock().len(), 2);
+        assert_eq!(learned(&engine), 0, "both threads learned something");
         engine.new_game();
-        assert!(engine.histories.lock().is_empty());
+        assert_eq!(engine.memories.lock().len(), 2, "the tables are kept");
+        assert_eq!(learned(&engine), 2, "what they learned is forgotten");
     }
 
     #[test]
-    fn history_store_hands_back_what_it_was_given() {
-        let store = HistoryStore::default();
+    fn memory_store_hands_back_what_it_was_given() {
+        let store = MemoryStore::default();
         let piece = xiangqi::Piece::new(xiangqi::Color::Red, xiangqi::PieceKind::Horse);
         let m = Move::new("b0".parse().unwrap(), "c2".parse().unwrap());
-        assert_eq!(store.take(3).score(piece, m), 0);
-        let mut learned = History::default();
-        learned.update(piece, m, 500);
+        assert_eq!(store.take(3).history.score(piece, m), 0);
+        let mut learned = ThreadMemory::default();
+        learned.history.update(piece, m, 500);
         store.put(3, learned);
-        assert_eq!(store.take(3).score(piece, m), 500);
-        // Taking empties the slot: two searches never share one thread's statistics.
-        assert_eq!(store.take(3).score(piece, m), 0);
+        assert_eq!(store.take(3).history.score(piece, m), 500);
+        // Taking empties the slot: two searches never share one thread's tables.
+        assert_eq!(store.take(3).history.score(piece, m), 0);
     }
 }

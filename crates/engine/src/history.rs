@@ -46,9 +46,14 @@ pub struct History {
 
 impl Default for History {
     fn default() -> Self {
+        // Written out in full now (`vec![0; n]` would leave the pages to be zeroed one by one
+        // by the system while a search runs).
+        #[allow(clippy::slow_vector_initialization)]
+        let mut continuation = Vec::with_capacity(PIECE_TO * PIECE_TO);
+        continuation.resize(PIECE_TO * PIECE_TO, 0);
         History {
             butterfly: Box::new([[0; 90]; 14]),
-            continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+            continuation: continuation.into_boxed_slice(),
             counter: Box::new([[Move::NONE; 90]; 14]),
         }
     }
@@ -64,7 +69,17 @@ fn apply_gravity(entry: i32, bonus: i32) -> i32 {
 impl History {
     /// Forgets everything (new game).
     pub fn clear(&mut self) {
-        *self = History::default();
+        // In place: the tables keep their memory.
+        *self.butterfly = [[0; 90]; 14];
+        self.continuation.fill(0);
+        *self.counter = [[Move::NONE; 90]; 14];
+    }
+
+    /// Whether nothing has been learned (every score zero, no counter move).
+    pub fn is_empty(&self) -> bool {
+        self.butterfly.iter().flatten().all(|&s| s == 0)
+            && self.continuation.iter().all(|&s| s == 0)
+            && self.counter.iter().flatten().all(|m| m.is_none())
     }
 
     /// The history score of quiet move `m` by `piece`.

@@ -49,8 +49,39 @@ struct PlyRecord {
     null: bool,
 }
 
-/// Entries in each worker's evaluation cache (a power of two).
+/// Entries in each thread's evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
+
+/// What a search thread keeps from one search to the next: its move-ordering statistics and
+/// the evaluations it worked out. Both are megabytes, so they are written in full once when
+/// made (rather than page by page during a search) and then reused.
+pub struct ThreadMemory {
+    /// Quiet-move statistics; the positions of a game's next move are much like the last's.
+    pub history: History,
+    /// Evaluations by position key (a key of 0 never occurs in practice, so empty slots
+    /// miss). An evaluation depends on the position alone, so entries stay true from one
+    /// search to the next, as long as every search uses the same evaluator (the engine's
+    /// searches all use the default one).
+    eval_cache: Box<[(u64, i32)]>,
+}
+
+impl Default for ThreadMemory {
+    fn default() -> Self {
+        let mut eval_cache = Vec::with_capacity(EVAL_CACHE_SIZE);
+        eval_cache.resize(EVAL_CACHE_SIZE, (0, 0));
+        ThreadMemory {
+            history: History::default(),
+            eval_cache: eval_cache.into_boxed_slice(),
+        }
+    }
+}
+
+impl ThreadMemory {
+    /// Forgets the statistics (a new game); the evaluations stay true and are kept.
+    pub fn new_game(&mut self) {
+        self.history.clear();
+    }
+}
 
 /// The evaluation cache slot of a position key.
 #[inline]
@@ -138,8 +169,8 @@ pub struct Worker<'a> {
     /// Material sums of the positions on the search path, the last for the current one.
     material: Vec<Material>,
     history: History,
-    /// Evaluations by position key (a key of 0 never occurs in practice, so empty slots miss).
-    eval_cache: Vec<(u64, i32)>,
+    /// See [`ThreadMemory::eval_cache`].
+    eval_cache: Box<[(u64, i32)]>,
     pv_table: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Root moves, best first after each iteration.
@@ -161,7 +192,8 @@ pub struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker that will search from `start` after `moves` (the game so far), over the root
     /// moves `root` (all legal moves unless restricted), starting from the move-ordering
-    /// statistics `history` (an earlier search of the same game learned them, or fresh ones).
+    /// statistics and evaluations in `memory` (an earlier search of the same game left them, or
+    /// fresh ones).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: usize,
@@ -173,7 +205,7 @@ impl<'a> Worker<'a> {
         root: &[Move],
         limits: Limits,
         config: SearchConfig,
-        history: History,
+        memory: ThreadMemory,
     ) -> Worker<'a> {
         let mut pos = start.clone();
         let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 2);
@@ -202,8 +234,8 @@ impl<'a> Worker<'a> {
             line,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             material,
-            history,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            history: memory.history,
+            eval_cache: memory.eval_cache,
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves: root
@@ -461,9 +493,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Hands over the move-ordering statistics (at the end of a search), for the next one.
-    pub fn into_history(self) -> History {
-        self.history
+    /// Hands over the move-ordering statistics and evaluations (at the end of a search), for
+    /// the next one.
+    pub fn into_memory(self) -> ThreadMemory {
+        ThreadMemory {
+            history: self.history,
+            eval_cache: self.eval_cache,
+        }
     }
 
     /// Publishes the remaining node count (at the end of a search).
