@@ -419,20 +419,17 @@ impl Worker<'_> {
         best
     }
 
-    /// Static evaluation of the current position for the side to move, remembered by key:
-    /// the same positions come back in every iteration and through transpositions.
+    /// Static evaluation of the current position for the side to move, remembered by key.
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.key();
-        let slot = super::eval_slot(key);
-        let (cached_key, cached) = self.eval_cache[slot];
-        if cached_key == key {
-            return cached;
+        if let Some(score) = self.eval_cache.get(key) {
+            return score;
         }
         let material = self.current_material();
         debug_assert_eq!(material, self.eval.material(&self.pos));
         let score = self.eval.evaluate_with(&self.pos, material);
-        self.eval_cache[slot] = (key, score);
+        self.eval_cache.put(key, score);
         score
     }
 

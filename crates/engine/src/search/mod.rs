@@ -2,6 +2,7 @@
 //! transposition table (Lazy SMP); the main worker also keeps time and reports progress.
 
 mod alphabeta;
+mod eval_cache;
 mod repetition;
 
 use crate::eval::{Evaluator, Material};
@@ -10,6 +11,7 @@ use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
+use eval_cache::EvalCache;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use xiangqi::{Move, Position, Undo};
@@ -49,31 +51,17 @@ struct PlyRecord {
     null: bool,
 }
 
-/// Entries in each thread's evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 16;
-
 /// What a search thread keeps from one search to the next: its move-ordering statistics and
 /// the evaluations it worked out. Both are megabytes, so they are written in full once when
 /// made (rather than page by page during a search) and then reused.
+#[derive(Default)]
 pub struct ThreadMemory {
     /// Quiet-move statistics; the positions of a game's next move are much like the last's.
     pub history: History,
-    /// Evaluations by position key (a key of 0 never occurs in practice, so empty slots
-    /// miss). An evaluation depends on the position alone, so entries stay true from one
-    /// search to the next, as long as every search uses the same evaluator (the engine's
-    /// searches all use the default one).
-    eval_cache: Box<[(u64, i32)]>,
-}
-
-impl Default for ThreadMemory {
-    fn default() -> Self {
-        let mut eval_cache = Vec::with_capacity(EVAL_CACHE_SIZE);
-        eval_cache.resize(EVAL_CACHE_SIZE, (0, 0));
-        ThreadMemory {
-            history: History::default(),
-            eval_cache: eval_cache.into_boxed_slice(),
-        }
-    }
+    /// Evaluations by position key. An evaluation depends on the position alone, so entries
+    /// stay true from one search to the next, as long as every search uses the same
+    /// evaluator (the engine's searches all use the default one).
+    eval_cache: EvalCache,
 }
 
 impl ThreadMemory {
@@ -81,12 +69,6 @@ impl ThreadMemory {
     pub fn new_game(&mut self) {
         self.history.clear();
     }
-}
-
-/// The evaluation cache slot of a position key.
-#[inline]
-fn eval_slot(key: u64) -> usize {
-    key as usize & (EVAL_CACHE_SIZE - 1)
 }
 
 /// Per-ply search state.
@@ -170,7 +152,7 @@ pub struct Worker<'a> {
     material: Vec<Material>,
     history: History,
     /// See [`ThreadMemory::eval_cache`].
-    eval_cache: Box<[(u64, i32)]>,
+    eval_cache: EvalCache,
     pv_table: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Root moves, best first after each iteration.
@@ -401,7 +383,7 @@ impl<'a> Worker<'a> {
         // their lines now, while the move is made and checked.
         let child = self.pos.key_after(m);
         self.tt.prefetch(child);
-        crate::prefetch::prefetch(&self.eval_cache[eval_slot(child)]);
+        crate::prefetch::prefetch(self.eval_cache.entry(child));
         let material = self.current_material();
         self.material
             .push(self.eval.material_after(&self.pos, m, material));
