@@ -193,6 +193,17 @@ pub fn chariot(sq: Square, occ: Occupancy) -> Bitboard {
     chariot_rank(sq, occ) | chariot_file(sq, occ)
 }
 
+/// How many empty points a chariot or cannon on `sq` can move to: what a cannon does without
+/// capturing. Counted on the rank and file bits alone, without building the set.
+#[inline]
+pub fn quiet_slide_count(sq: Square, occ: Occupancy) -> u32 {
+    let rank_occ = occ.rank_bits(sq);
+    let file_occ = occ.file_bits(sq);
+    let rank = RANK_CHARIOT[sq.file() as usize][rank_occ] as usize & !rank_occ;
+    let file = FILE_CHARIOT[sq.rank() as usize][file_occ] as usize & !file_occ;
+    rank.count_ones() + file.count_ones()
+}
+
 /// Squares a cannon on `sq` could capture on: the first piece behind exactly one screen.
 #[inline]
 pub fn cannon_captures(sq: Square, occ: Occupancy) -> Bitboard {
@@ -716,6 +727,32 @@ mod tests {
                     elephant(sq, occ),
                     unblocked(&ELEPHANT_STEPS[i], occ),
                     "elephant {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn quiet_slide_count_counts_the_empty_points_a_chariot_reaches() {
+        let mut x = 0x0DDB_1A5E_5BAD_5EED_u64;
+        for round in 0..500 {
+            let mut occ = Occupancy::default();
+            for _ in 0..(round % 50) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let sq = sq_at((x % SQUARES as u64) as usize);
+                occ.board.insert(sq);
+                occ.by_file |= file_major_bit(sq);
+            }
+            for i in 0..SQUARES {
+                let sq = sq_at(i);
+                let expected = (chariot(sq, occ) & !occ.board).count();
+                assert_eq!(
+                    quiet_slide_count(sq, occ),
+                    expected,
+                    "{i} in {:?}",
+                    occ.board
                 );
             }
         }

@@ -242,6 +242,11 @@ proptest! {
                 let undo = p.make_move(m);
                 assert_eq!(p.key(), p.compute_key(), "after {m}");
                 assert_eq!(p.key(), predicted, "key_after({m})");
+                for color in [Color::Red, Color::Black] {
+                    for kind in PieceKind::ALL {
+                        assert_eq!(p.count(color, kind), p.pieces(color, kind).count(), "after {m}");
+                    }
+                }
                 // The fast check test assumes the mover was not giving check already.
                 if !pos.is_in_check(pos.side_to_move().other()) {
                     assert_eq!(p.in_check_after(m), p.in_check(), "after {m} in {}", pos.to_fen());

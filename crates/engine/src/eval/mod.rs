@@ -162,7 +162,7 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
         note_attacker(PieceKind::Horse, reach);
     }
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        mobility.cannon += (attacks::chariot(sq, occ) & !occ.board).count() as i32;
+        mobility.cannon += attacks::quiet_slide_count(sq, occ) as i32;
         let reach = attacks::cannon_captures(sq, occ);
         minor |= reach;
         note_attacker(PieceKind::Cannon, reach);
@@ -313,9 +313,9 @@ impl Evaluator {
         let w = &self.weights;
         let them = color.other();
         let general = pos.general(color);
-        let enemy = |k| pos.pieces(them, k).count() as i32;
-        let advisors = pos.pieces(color, PieceKind::Advisor).count() as i32;
-        let elephants = pos.pieces(color, PieceKind::Elephant).count() as i32;
+        let enemy = |k| pos.count(them, k) as i32;
+        let advisors = pos.count(color, PieceKind::Advisor) as i32;
+        let elephants = pos.count(color, PieceKind::Elephant) as i32;
         let horse_and_chariots = enemy(PieceKind::Chariot) + enemy(PieceKind::Horse);
         score.add(
             -sign,
@@ -428,18 +428,19 @@ const SOLDIERS_REACHING_PALACE: [Bitboard; 2] = [
 fn drawish_scale(pos: &Position, score: i32) -> i32 {
     let strong = if score >= 0 { Color::Red } else { Color::Black };
     let weak = strong.other();
-    let count = |c, k| pos.pieces(c, k).count();
-    let chariots = count(strong, PieceKind::Chariot);
-    let horses = count(strong, PieceKind::Horse);
-    let cannons = count(strong, PieceKind::Cannon);
-    let soldiers = pos.pieces(strong, PieceKind::Soldier);
-    let crossed_soldiers = (soldiers & !own_half(strong)).count();
-    let attackers = chariots + horses + cannons + soldiers.count();
-    if attackers == 0 {
+    let chariots = pos.count(strong, PieceKind::Chariot);
+    let horses_and_cannons =
+        pos.count(strong, PieceKind::Horse) + pos.count(strong, PieceKind::Cannon);
+    // Most positions leave a chariot or two other attackers: nothing to scale.
+    if chariots > 0 || horses_and_cannons >= 2 {
+        return 64;
+    }
+    let soldier_count = pos.count(strong, PieceKind::Soldier);
+    if horses_and_cannons + soldier_count == 0 {
         return 0;
     }
-    let defenders = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
-    if chariots == 0 && horses + cannons == 1 && soldiers.is_empty() {
+    let defenders = pos.count(weak, PieceKind::Advisor) + pos.count(weak, PieceKind::Elephant);
+    if horses_and_cannons == 1 && soldier_count == 0 {
         // A lone horse or cannon cannot mate against a defended general.
         return match defenders {
             0 => 48,
@@ -447,8 +448,10 @@ fn drawish_scale(pos: &Position, score: i32) -> i32 {
             _ => 4,
         };
     }
-    if chariots + horses + cannons == 0 {
+    if horses_and_cannons == 0 {
         // Soldiers only: those that reached the last rank no longer threaten mate.
+        let soldiers = pos.pieces(strong, PieceKind::Soldier);
+        let crossed_soldiers = (soldiers & !own_half(strong)).count();
         let back_rank = |sq: xiangqi::Square| match strong {
             Color::Red => sq.rank() == 9,
             Color::Black => sq.rank() == 0,
