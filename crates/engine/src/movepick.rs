@@ -201,6 +201,18 @@ impl MovePicker {
         }
     }
 
+    /// Hands out no more quiet moves: the search prunes every remaining one (late move
+    /// pruning), so generating, ordering and testing them would be wasted. Captures that lose
+    /// material still follow.
+    pub fn skip_quiets(&mut self) {
+        match self.stage {
+            Stage::Refutations | Stage::GenerateQuiets | Stage::Quiets if !self.quiescence => {
+                self.stage = Stage::BadCaptures;
+            }
+            _ => {}
+        }
+    }
+
     /// Whether `m` was already handed out by an earlier stage.
     fn already_tried(&self, m: Move) -> bool {
         Some(m) == self.hints.hash_move
@@ -356,6 +368,45 @@ mod tests {
                     assert_eq!(seen[0], h);
                 }
             }
+        }
+    }
+
+    /// After `skip_quiets`, the picker hands out the captures it still holds and nothing else,
+    /// in the order it would have anyway.
+    #[test]
+    fn skipping_quiets_leaves_only_the_remaining_captures() {
+        let history = History::default();
+        let fens = [
+            xiangqi::START_FEN,
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        ];
+        let hints = || OrderingHints {
+            hash_move: None,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            context: [PieceTo::NONE; 2],
+        };
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let is_capture = |m: Move| pos.piece_at(m.to()).is_some();
+            let mut full = Vec::new();
+            let mut picker = MovePicker::new(hints());
+            while let Some(m) = picker.next(&pos, &history) {
+                full.push(m);
+            }
+            let first_quiet = full.iter().position(|&m| !is_capture(m)).unwrap();
+            let mut skipped = Vec::new();
+            let mut picker = MovePicker::new(hints());
+            while let Some(m) = picker.next(&pos, &history) {
+                skipped.push(m);
+                if skipped.len() == first_quiet + 1 {
+                    picker.skip_quiets();
+                }
+            }
+            let mut expected = full[..=first_quiet].to_vec();
+            expected.extend(full[first_quiet + 1..].iter().filter(|&&m| is_capture(m)));
+            assert_eq!(skipped, expected, "{fen}");
         }
     }
 }

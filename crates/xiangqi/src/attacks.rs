@@ -126,12 +126,13 @@ static FILE_CHARIOT: [[u16; 1024]; 10] = file_table(false);
 static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
 static FILE_SPREAD: [u128; 1024] = file_spread_table();
 
-/// Index of a square in the file-major word: `file * 10 + rank`.
-static FILE_MAJOR_INDEX: [u8; SQUARES] = {
-    let mut t = [0u8; SQUARES];
+/// The bit of each square in the file-major word (`file * 10 + rank`), read from a table
+/// rather than shifted into place (see [`Bitboard::from_square`]).
+static FILE_MAJOR_BITS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut i = 0;
     while i < SQUARES {
-        t[i] = ((i % 9) * 10 + i / 9) as u8;
+        t[i] = 1u128 << ((i % 9) * 10 + i / 9);
         i += 1;
     }
     t
@@ -140,7 +141,7 @@ static FILE_MAJOR_INDEX: [u8; SQUARES] = {
 /// The bit of `sq` in the file-major occupancy word.
 #[inline]
 pub fn file_major_bit(sq: Square) -> u128 {
-    1u128 << FILE_MAJOR_INDEX[sq.index()]
+    FILE_MAJOR_BITS[sq.index()]
 }
 
 /// Both occupancy words of a position: the board word and its file-major twin.
@@ -157,7 +158,9 @@ impl Occupancy {
     #[inline]
     pub fn after_move(self, from: Square, to: Square) -> Occupancy {
         Occupancy {
-            board: Bitboard((self.board.0 & !(1u128 << from.index())) | 1u128 << to.index()),
+            board: Bitboard(
+                (self.board.0 & !Bitboard::from_square(from).0) | Bitboard::from_square(to).0,
+            ),
             by_file: (self.by_file & !file_major_bit(from)) | file_major_bit(to),
         }
     }

@@ -11,6 +11,18 @@ pub struct Bitboard(pub u128);
 /// Mask of the 90 real squares.
 const BOARD_MASK: u128 = (1u128 << SQUARES) - 1;
 
+/// The bit of each square. A load is cheaper than shifting a 128-bit word by a variable
+/// amount, which takes a double shift and a select on x86-64.
+const SQUARE_BITS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 impl Bitboard {
     /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
@@ -20,7 +32,7 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        Bitboard(SQUARE_BITS[sq.index()])
     }
 
     /// Whether `sq` is in the set.

@@ -147,7 +147,6 @@ impl Worker<'_> {
 
         let key = self.pos.key();
         let hit = self.tt.probe(key);
-        let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit.filter(|h| !N::PV && h.depth >= depth) {
             if let Some(score) = tt_cutoff(&h, ply, alpha, beta) {
                 return score;
@@ -191,6 +190,8 @@ impl Worker<'_> {
             }
         }
 
+        // Tested only now: most nodes that probe the table return before they need the move.
+        let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         // Without a hash move this node was never searched well: search it a little shallower.
         if hash_move.is_none() && depth >= 6 && (N::PV || cut_node) {
             depth -= 1;
@@ -236,27 +237,28 @@ impl Worker<'_> {
                 } else if depth <= 5 && !is_killer {
                     let late = 4 + depth * depth / (2 - improving as i32);
                     if move_count as i32 > late {
+                        // Every later quiet move is pruned too (the killers came earlier).
+                        picker.skip_quiets();
                         continue;
                     }
                 }
             }
 
-            self.stack[ply].current = m;
-            self.stack[ply].moved = mover.map_or(PieceTo::NONE, |p| PieceTo::new(p, m));
-            let gives_check = self.make(m);
             if !N::PV
                 && !in_check
                 && !capture
-                && !gives_check
                 && best > -MATE_BOUND
                 && move_count > 1
                 && depth <= 6
                 && static_eval + 100 + 110 * depth <= alpha
+                && !self.gives_check(m)
             {
                 // Futility: a quiet move cannot lift this position to alpha.
-                self.unmake();
                 continue;
             }
+            self.stack[ply].current = m;
+            self.stack[ply].moved = mover.map_or(PieceTo::NONE, |p| PieceTo::new(p, m));
+            let gives_check = self.make(m);
             let extension = gives_check as i32;
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -344,7 +346,6 @@ impl Worker<'_> {
                 return score;
             }
         }
-        let hash_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
 
         let mut best;
         let stand_pat;
@@ -371,7 +372,11 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        let hash_move = hash_move.filter(|&m| in_check || self.pos.piece_at(m.to()).is_some());
+        // Tested only now, after the stand-pat cutoff that ends most of these nodes.
+        let hash_move = hit
+            .and_then(|h| h.mv)
+            .filter(|&m| in_check || self.pos.piece_at(m.to()).is_some())
+            .filter(|&m| self.pos.is_legal(m));
         let mut picker = MovePicker::for_quiescence(&self.pos, moves, hash_move, legality);
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !in_check {
@@ -379,9 +384,14 @@ impl Worker<'_> {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| SEE_VALUE[p.kind.index()]);
-                // Delta pruning: even winning this piece outright stays below alpha.
+                // Delta pruning: even winning this piece outright stays below alpha. The
+                // captures after the hash move come most valuable victim first, so once one is
+                // pruned, all the rest would be.
                 if stand_pat + victim + 150 <= alpha {
-                    continue;
+                    if Some(m) == hash_move {
+                        continue;
+                    }
+                    break;
                 }
                 if can_lose_material(&self.pos, m) && see(&self.pos, m) < 0 {
                     continue;
@@ -417,6 +427,16 @@ impl Worker<'_> {
         self.tt
             .store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
         best
+    }
+
+    /// Whether the legal move `m` checks, found by playing it on the board alone (none of the
+    /// search's own bookkeeping in [`Worker::make`], nor its prefetches, for a move that will
+    /// not be searched).
+    fn gives_check(&mut self, m: Move) -> bool {
+        let undo = self.pos.make_move(m);
+        let check = self.pos.in_check_after(m);
+        self.pos.unmake_move(m, undo);
+        check
     }
 
     /// Static evaluation of the current position for the side to move, remembered by key.
