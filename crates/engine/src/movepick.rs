@@ -150,6 +150,8 @@ pub struct MovePicker {
     /// Set when the lists hold pseudo-legal moves: each is tested when its turn comes, so the
     /// moves after a cutoff are never tested.
     legality: Option<Legality>,
+    /// Set by [`MovePicker::skip_quiets`].
+    quiets_skipped: bool,
 }
 
 impl MovePicker {
@@ -163,6 +165,7 @@ impl MovePicker {
             refutation_index: 0,
             quiescence: false,
             legality: None,
+            quiets_skipped: false,
         }
     }
 
@@ -198,19 +201,15 @@ impl MovePicker {
             refutation_index: 0,
             quiescence: true,
             legality,
+            quiets_skipped: false,
         }
     }
 
-    /// Hands out no more quiet moves: the search prunes every remaining one (late move
-    /// pruning), so generating, ordering and testing them would be wasted. Captures that lose
-    /// material still follow.
+    /// Hands out no more quiet moves but the killers: the search would prune every other one
+    /// (late move pruning), so generating, ordering and testing them would be wasted. Captures
+    /// that lose material still follow.
     pub fn skip_quiets(&mut self) {
-        match self.stage {
-            Stage::Refutations | Stage::GenerateQuiets | Stage::Quiets if !self.quiescence => {
-                self.stage = Stage::BadCaptures;
-            }
-            _ => {}
-        }
+        self.quiets_skipped = true;
     }
 
     /// Whether `m` was already handed out by an earlier stage.
@@ -266,7 +265,13 @@ impl MovePicker {
                         self.hints.killers[1],
                         self.hints.counter,
                     ];
-                    while self.refutation_index < candidates.len() {
+                    // Skipping quiet moves leaves the killers, which late move pruning spares.
+                    let count = if self.quiets_skipped {
+                        2
+                    } else {
+                        candidates.len()
+                    };
+                    while self.refutation_index < count {
                         let m = candidates[self.refutation_index];
                         self.refutation_index += 1;
                         let duplicate = candidates[..self.refutation_index - 1].contains(&m);
@@ -280,6 +285,11 @@ impl MovePicker {
                         }
                     }
                     self.stage = Stage::GenerateQuiets;
+                }
+                Stage::GenerateQuiets | Stage::Quiets
+                    if self.quiets_skipped && !self.quiescence =>
+                {
+                    self.stage = Stage::BadCaptures;
                 }
                 Stage::GenerateQuiets => {
                     self.list.clear();
@@ -371,33 +381,57 @@ mod tests {
         }
     }
 
-    /// After `skip_quiets`, the picker hands out the captures it still holds and nothing else,
-    /// in the order it would have anyway.
+    /// After `skip_quiets`, the picker hands out the captures it still holds and the killers,
+    /// in the order it would have anyway, and no other quiet move (the counter move included).
     #[test]
-    fn skipping_quiets_leaves_only_the_remaining_captures() {
+    fn skipping_quiets_leaves_only_the_remaining_captures_and_killers() {
         let history = History::default();
         let fens = [
             xiangqi::START_FEN,
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
         ];
-        let hints = || OrderingHints {
-            hash_move: None,
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
-            context: [PieceTo::NONE; 2],
-        };
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
             let is_capture = |m: Move| pos.piece_at(m.to()).is_some();
+            let quiets: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| !is_capture(m))
+                .collect();
+            let (killer, counter) = (quiets[0], quiets[quiets.len() - 1]);
+            let hints = || OrderingHints {
+                hash_move: None,
+                killers: [killer, Move::NONE],
+                counter,
+                context: [PieceTo::NONE; 2],
+            };
             let mut full = Vec::new();
             let mut picker = MovePicker::new(hints());
             while let Some(m) = picker.next(&pos, &history) {
                 full.push(m);
             }
-            let first_quiet = full.iter().position(|&m| !is_capture(m)).unwrap();
-            let mut skipped = Vec::new();
+            // Skipped from the start: the killer still comes, after the good captures.
             let mut picker = MovePicker::new(hints());
+            picker.skip_quiets();
+            let mut skipped = Vec::new();
+            while let Some(m) = picker.next(&pos, &history) {
+                skipped.push(m);
+            }
+            let expected: Vec<Move> = full
+                .iter()
+                .copied()
+                .filter(|&m| is_capture(m) || m == killer)
+                .collect();
+            assert_eq!(skipped, expected, "{fen}");
+            // Skipped after the first quiet move that is not a refutation.
+            let first_quiet = full
+                .iter()
+                .position(|&m| !is_capture(m) && m != killer && m != counter)
+                .unwrap();
+            let mut picker = MovePicker::new(hints());
+            let mut skipped = Vec::new();
             while let Some(m) = picker.next(&pos, &history) {
                 skipped.push(m);
                 if skipped.len() == first_quiet + 1 {

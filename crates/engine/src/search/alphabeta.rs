@@ -219,29 +219,34 @@ impl Worker<'_> {
         let mut move_count = 0;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
-        while let Some(m) = picker.next(&self.pos, &self.history) {
+        // Late move pruning: at shallow depths, once a real score is in hand, the quiet moves
+        // after the first `late_moves` moves are not searched, the killers excepted.
+        let late_pruning = !N::PV && !in_check && depth <= 5;
+        let late_moves = 4 + depth * depth / (2 - improving as i32);
+        loop {
+            if late_pruning && best > -MATE_BOUND && move_count as i32 >= late_moves {
+                // Told before it picks, the picker does not even generate them.
+                picker.skip_quiets();
+            }
+            let Some(m) = picker.next(&self.pos, &self.history) else {
+                break;
+            };
             move_count += 1;
             let capture = self.pos.piece_at(m.to()).is_some();
             let mover = self.pos.piece_at(m.from());
             let is_killer = self.stack[ply].killers.contains(&m);
 
-            // Shallow pruning of moves unlikely to matter, once a real score is in hand.
-            if !N::PV && !in_check && best > -MATE_BOUND && move_count > 1 {
-                if capture {
-                    if depth <= 5
-                        && can_lose_material(&self.pos, m)
-                        && see(&self.pos, m) < -120 * depth
-                    {
-                        continue;
-                    }
-                } else if depth <= 5 && !is_killer {
-                    let late = 4 + depth * depth / (2 - improving as i32);
-                    if move_count as i32 > late {
-                        // Every later quiet move is pruned too (the killers came earlier).
-                        picker.skip_quiets();
-                        continue;
-                    }
-                }
+            // Captures that lose too much are not searched at shallow depths either.
+            if !N::PV
+                && !in_check
+                && best > -MATE_BOUND
+                && move_count > 1
+                && capture
+                && depth <= 5
+                && can_lose_material(&self.pos, m)
+                && see(&self.pos, m) < -120 * depth
+            {
+                continue;
             }
 
             if !N::PV
