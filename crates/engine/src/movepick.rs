@@ -64,6 +64,15 @@ enum Stage {
     Done,
 }
 
+/// Whether `m` was already handed out by a stage before the quiet moves.
+#[inline]
+fn already_tried(hints: &OrderingHints, m: Move) -> bool {
+    Some(m) == hints.hash_move
+        || m == hints.killers[0]
+        || m == hints.killers[1]
+        || m == hints.counter
+}
+
 /// A list of moves with scores, handed out best first; among equal scores, in the order they
 /// were pushed (so moves a caller skips or sets aside while picking do not change the order of
 /// the others, and the search stays deterministic).
@@ -106,6 +115,28 @@ impl ScoredList {
     #[inline]
     fn move_of(&self, key: u64) -> Move {
         self.moves[MAX_MOVES - 1 - (key & 0xffff_ffff) as usize]
+    }
+
+    /// Refills the list with the moves `generate` appends, keeping those `score` gives a score.
+    /// The moves go straight into the list: no other list is filled and copied.
+    #[inline]
+    fn fill(
+        &mut self,
+        generate: impl FnOnce(&mut MoveList),
+        mut score: impl FnMut(Move) -> Option<i32>,
+    ) {
+        self.clear();
+        generate(&mut self.moves);
+        let keys = &mut self.keys;
+        let mut kept = 0;
+        self.moves.retain(|m| match score(m) {
+            Some(s) => {
+                keys[kept] = ScoredList::key(s, kept);
+                kept += 1;
+                true
+            }
+            None => false,
+        });
     }
 
     fn push(&mut self, m: Move, score: i32) {
@@ -169,25 +200,10 @@ impl MovePicker {
         }
     }
 
-    /// Orders `moves` (captures, or all evasions when in check) for quiescence: MVV-LVA only.
-    /// Pass `legality` when the moves are only pseudo-legal; then only the legal ones come out.
-    pub fn for_quiescence(
-        pos: &Position,
-        moves: MoveList,
-        hash_move: Option<Move>,
-        legality: Option<Legality>,
-    ) -> MovePicker {
-        let mut list = ScoredList::new();
-        for &m in moves.iter() {
-            let score = if Some(m) == hash_move {
-                i32::MAX
-            } else if pos.piece_at(m.to()).is_some() {
-                1_000_000 + mvv_lva(pos, m)
-            } else {
-                0
-            };
-            list.push(m, score);
-        }
+    /// An empty picker for quiescence, handing out one list best first: fill it with
+    /// [`MovePicker::add_captures`] or, in check, [`MovePicker::add_evasions`]. (Filled in
+    /// place because a picker returned after filling would be copied whole.)
+    pub fn for_quiescence(hash_move: Option<Move>) -> MovePicker {
         MovePicker {
             stage: Stage::Quiets,
             hints: OrderingHints {
@@ -196,12 +212,43 @@ impl MovePicker {
                 counter: Move::NONE,
                 context: [PieceTo::NONE; 2],
             },
-            list,
+            list: ScoredList::new(),
             bad_captures: None,
             refutation_index: 0,
             quiescence: true,
-            legality,
+            legality: None,
             quiets_skipped: false,
+        }
+    }
+
+    /// Adds the captures of `pos`, ordered by MVV-LVA only (the hash move, a legal capture,
+    /// first). They are generated pseudo-legal and each is tested when its turn comes.
+    pub fn add_captures(&mut self, pos: &Position) {
+        self.legality = Some(pos.legality());
+        let hash_move = self.hints.hash_move;
+        self.list.fill(
+            |list| pos.pseudo_legal_captures_into(list),
+            |m| Some(MovePicker::quiescence_score(pos, m, hash_move)),
+        );
+    }
+
+    /// Adds the `evasions` (every legal move) of `pos`, in check: the hash move, then
+    /// captures by MVV-LVA, then the rest.
+    pub fn add_evasions(&mut self, pos: &Position, evasions: &MoveList) {
+        for &m in evasions.iter() {
+            let score = MovePicker::quiescence_score(pos, m, self.hints.hash_move);
+            self.list.push(m, score);
+        }
+    }
+
+    #[inline]
+    fn quiescence_score(pos: &Position, m: Move, hash_move: Option<Move>) -> i32 {
+        if Some(m) == hash_move {
+            i32::MAX
+        } else if pos.piece_at(m.to()).is_some() {
+            1_000_000 + mvv_lva(pos, m)
+        } else {
+            0
         }
     }
 
@@ -210,14 +257,6 @@ impl MovePicker {
     /// that lose material still follow.
     pub fn skip_quiets(&mut self) {
         self.quiets_skipped = true;
-    }
-
-    /// Whether `m` was already handed out by an earlier stage.
-    fn already_tried(&self, m: Move) -> bool {
-        Some(m) == self.hints.hash_move
-            || m == self.hints.killers[0]
-            || m == self.hints.killers[1]
-            || m == self.hints.counter
     }
 
     /// Whether `m`, from one of the lists, is legal (always, when the lists hold legal moves).
@@ -240,11 +279,11 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     self.legality = Some(pos.legality());
-                    for &m in pos.pseudo_legal_captures().iter() {
-                        if Some(m) != self.hints.hash_move {
-                            self.list.push(m, mvv_lva(pos, m));
-                        }
-                    }
+                    let hash_move = self.hints.hash_move;
+                    self.list.fill(
+                        |list| pos.pseudo_legal_captures_into(list),
+                        |m| (Some(m) != hash_move).then(|| mvv_lva(pos, m)),
+                    );
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.list.pop_best() {
@@ -292,16 +331,16 @@ impl MovePicker {
                     self.stage = Stage::BadCaptures;
                 }
                 Stage::GenerateQuiets => {
-                    self.list.clear();
-                    for &m in pos.pseudo_legal_quiets().iter() {
-                        if self.already_tried(m) {
-                            continue;
-                        }
-                        let score = pos
-                            .piece_at(m.from())
-                            .map_or(0, |p| history.quiet_score(p, m, &self.hints.context));
-                        self.list.push(m, score);
-                    }
+                    let hints = &self.hints;
+                    self.list.fill(
+                        |list| pos.pseudo_legal_quiets_into(list),
+                        |m| {
+                            (!already_tried(hints, m)).then(|| {
+                                pos.piece_at(m.from())
+                                    .map_or(0, |p| history.quiet_score(p, m, &hints.context))
+                            })
+                        },
+                    );
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.list.pop_best() {
@@ -377,6 +416,64 @@ mod tests {
                 if let Some(h) = hash_move {
                     assert_eq!(seen[0], h);
                 }
+            }
+        }
+    }
+
+    /// The quiescence picker hands out exactly the legal captures (every legal move when in
+    /// check), each once: the hash move first, then captures by MVV-LVA.
+    #[test]
+    fn quiescence_picker_yields_the_legal_captures_or_evasions_in_order() {
+        let fens = [
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            // The pinned horse's capture of the cannon is not legal.
+            "3kr4/9/9/9/9/9/9/2n6/4N4/4K4 w - - 0 1",
+            // In check: all the evasions, the capture of the checking chariot first.
+            "5k3/9/9/9/9/9/2n6/9/9/3RK1r2 w - - 0 1",
+        ];
+        let history = History::default();
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let in_check = pos.in_check();
+            let expected: Vec<Move> = if in_check {
+                pos.legal_moves().to_vec()
+            } else {
+                pos.legal_captures().to_vec()
+            };
+            let last = expected.last().copied();
+            for hash_move in [None, last] {
+                let mut picker = MovePicker::for_quiescence(hash_move);
+                if in_check {
+                    picker.add_evasions(&pos, &pos.legal_moves());
+                } else {
+                    picker.add_captures(&pos);
+                }
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next(&pos, &history) {
+                    seen.push(m);
+                }
+                let mut sorted = seen.clone();
+                sorted.sort();
+                let mut want = expected.clone();
+                want.sort();
+                assert_eq!(sorted, want, "{fen}");
+                if let Some(h) = hash_move {
+                    assert_eq!(seen[0], h, "{fen}");
+                }
+                let rest = if hash_move.is_some() {
+                    &seen[1..]
+                } else {
+                    &seen[..]
+                };
+                let order = |m: &Move| match pos.piece_at(m.to()) {
+                    Some(_) => 1_000_000 + mvv_lva(&pos, *m),
+                    None => 0,
+                };
+                assert!(
+                    rest.windows(2).all(|w| order(&w[0]) >= order(&w[1])),
+                    "{fen}: {rest:?}"
+                );
             }
         }
     }

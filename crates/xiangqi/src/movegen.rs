@@ -273,16 +273,29 @@ impl Position {
     /// [`Position::is_legal_with`]), in the same order as [`Position::legal_captures`].
     pub fn pseudo_legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.pseudo_legal_into(&mut list, self.color_bb(self.side_to_move().other()));
+        self.pseudo_legal_captures_into(&mut list);
         list
+    }
+
+    /// Appends [`Position::pseudo_legal_captures`] to `list` (for a caller that keeps its own
+    /// list, sparing the copy of a returned one).
+    #[inline]
+    pub fn pseudo_legal_captures_into(&self, list: &mut MoveList) {
+        self.pseudo_legal_into(list, self.color_bb(self.side_to_move().other()));
     }
 
     /// Every pseudo-legal move that captures nothing, in the same order as
     /// [`Position::legal_quiets`].
     pub fn pseudo_legal_quiets(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.pseudo_legal_into(&mut list, !self.occupied());
+        self.pseudo_legal_quiets_into(&mut list);
         list
+    }
+
+    /// Appends [`Position::pseudo_legal_quiets`] to `list`.
+    #[inline]
+    pub fn pseudo_legal_quiets_into(&self, list: &mut MoveList) {
+        self.pseudo_legal_into(list, !self.occupied());
     }
 
     /// Every pseudo-legal move (piece rules respected, own general's safety not checked).

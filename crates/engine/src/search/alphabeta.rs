@@ -354,14 +354,14 @@ impl Worker<'_> {
 
         let mut best;
         let stand_pat;
-        let moves;
-        let legality;
+        // In check every legal move is searched; otherwise the captures, generated later.
+        let mut evasions = None;
         if in_check {
-            moves = self.pos.legal_moves();
+            let moves = self.pos.legal_moves();
             if moves.is_empty() {
                 return mated_in(ply);
             }
-            legality = None;
+            evasions = Some(moves);
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
@@ -371,9 +371,6 @@ impl Worker<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            // Pseudo-legal: the picker tests each capture only when its turn comes.
-            moves = self.pos.pseudo_legal_captures();
-            legality = Some(self.pos.legality());
         }
         let original_alpha = alpha;
         let mut best_move = None;
@@ -382,7 +379,11 @@ impl Worker<'_> {
             .and_then(|h| h.mv)
             .filter(|&m| in_check || self.pos.piece_at(m.to()).is_some())
             .filter(|&m| self.pos.is_legal(m));
-        let mut picker = MovePicker::for_quiescence(&self.pos, moves, hash_move, legality);
+        let mut picker = MovePicker::for_quiescence(hash_move);
+        match &evasions {
+            Some(evasions) => picker.add_evasions(&self.pos, evasions),
+            None => picker.add_captures(&self.pos),
+        }
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !in_check {
                 let victim = self
