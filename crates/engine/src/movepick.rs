@@ -14,7 +14,7 @@
 //! keep the generation order, so moves skipped on the way do not reorder the others.
 
 use crate::history::{Context, History, PieceTo};
-use crate::see::{see, SEE_VALUE};
+use crate::see::{see_at_least, SEE_VALUE};
 use xiangqi::{Legality, Move, MoveList, Position, MAX_MOVES};
 
 /// What the picker knows besides the position.
@@ -290,7 +290,7 @@ impl MovePicker {
                     Some(m) if !self.is_legal(pos, m) => {}
                     // Captures that lose material wait until after the quiet moves; the
                     // exchange is only worked out for those whose turn comes.
-                    Some(m) if can_lose_material(pos, m) && see(pos, m) < 0 => {
+                    Some(m) if can_lose_material(pos, m) && !see_at_least(pos, m, 0) => {
                         self.bad_captures
                             .get_or_insert_with(ScoredList::new)
                             .push(m, mvv_lva(pos, m));

@@ -4,7 +4,7 @@ use super::Worker;
 use crate::history::{Context, PieceTo};
 use crate::movepick::{can_lose_material, MovePicker, OrderingHints};
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
-use crate::see::{see, SEE_VALUE};
+use crate::see::{see_at_least, SEE_VALUE};
 use crate::tt::{Bound, TtHit};
 use std::sync::LazyLock;
 use xiangqi::{Move, PieceKind};
@@ -244,7 +244,7 @@ impl Worker<'_> {
                 && capture
                 && depth <= 5
                 && can_lose_material(&self.pos, m)
-                && see(&self.pos, m) < -120 * depth
+                && !see_at_least(&self.pos, m, -120 * depth)
             {
                 continue;
             }
@@ -399,7 +399,7 @@ impl Worker<'_> {
                     }
                     break;
                 }
-                if can_lose_material(&self.pos, m) && see(&self.pos, m) < 0 {
+                if can_lose_material(&self.pos, m) && !see_at_least(&self.pos, m, 0) {
                     continue;
                 }
             }
