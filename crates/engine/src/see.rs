@@ -152,7 +152,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 100_000, "{checked}");
+        assert!(checked > 1_000_000, "{checked}");
     }
 
     fn see_of(fen: &str, mv: &str) -> i32 {
