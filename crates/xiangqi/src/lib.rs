@@ -19,6 +19,7 @@ pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod square;
+mod square_list;
 #[cfg(test)]
 mod testdata;
 pub mod xqf;

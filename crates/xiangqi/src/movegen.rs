@@ -49,14 +49,14 @@ impl Position {
                 list.push(Move::new(from, to));
             }
         };
-        for from in self.pieces(us, PieceKind::Chariot) {
+        for &from in self.squares(us, PieceKind::Chariot) {
             push_all(from, attacks::chariot(from, occ) & !own & targets);
         }
         // A cannon moves like a chariot but captures over a screen: work out only the half
         // the targets can contain (captures only, or quiet moves only, are the common calls).
         let wants_quiets = (targets & !occ.board).any();
         let wants_captures = (targets & enemy).any();
-        for from in self.pieces(us, PieceKind::Cannon) {
+        for &from in self.squares(us, PieceKind::Cannon) {
             let mut reach = Bitboard::EMPTY;
             if wants_quiets {
                 reach |= attacks::chariot(from, occ) & !occ.board;
@@ -66,16 +66,16 @@ impl Position {
             }
             push_all(from, reach & targets);
         }
-        for from in self.pieces(us, PieceKind::Horse) {
+        for &from in self.squares(us, PieceKind::Horse) {
             push_all(from, attacks::horse(from, occ.board) & !own & targets);
         }
-        for from in self.pieces(us, PieceKind::Soldier) {
+        for &from in self.squares(us, PieceKind::Soldier) {
             push_all(from, attacks::soldier(us, from) & !own & targets);
         }
-        for from in self.pieces(us, PieceKind::Elephant) {
+        for &from in self.squares(us, PieceKind::Elephant) {
             push_all(from, attacks::elephant(from, occ.board) & !own & targets);
         }
-        for from in self.pieces(us, PieceKind::Advisor) {
+        for &from in self.squares(us, PieceKind::Advisor) {
             push_all(from, attacks::advisor(us, from) & !own & targets);
         }
         let general = self.general(us);
@@ -218,26 +218,26 @@ impl Position {
                     .count();
             }
         };
-        for from in self.pieces(us, PieceKind::Chariot) {
+        for &from in self.squares(us, PieceKind::Chariot) {
             add(from, attacks::chariot(from, occ) & !own);
         }
-        for from in self.pieces(us, PieceKind::Cannon) {
+        for &from in self.squares(us, PieceKind::Cannon) {
             add(
                 from,
                 (attacks::chariot(from, occ) & !occ.board)
                     | (attacks::cannon_captures(from, occ) & enemy),
             );
         }
-        for from in self.pieces(us, PieceKind::Horse) {
+        for &from in self.squares(us, PieceKind::Horse) {
             add(from, attacks::horse(from, occ.board) & !own);
         }
-        for from in self.pieces(us, PieceKind::Soldier) {
+        for &from in self.squares(us, PieceKind::Soldier) {
             add(from, attacks::soldier(us, from) & !own);
         }
-        for from in self.pieces(us, PieceKind::Elephant) {
+        for &from in self.squares(us, PieceKind::Elephant) {
             add(from, attacks::elephant(from, occ.board) & !own);
         }
-        for from in self.pieces(us, PieceKind::Advisor) {
+        for &from in self.squares(us, PieceKind::Advisor) {
             add(from, attacks::advisor(us, from) & !own);
         }
         let general = self.general(us);

@@ -245,6 +245,8 @@ proptest! {
                 for color in [Color::Red, Color::Black] {
                     for kind in PieceKind::ALL {
                         assert_eq!(p.count(color, kind), p.pieces(color, kind).count(), "after {m}");
+                        let walked: Vec<Square> = p.pieces(color, kind).into_iter().collect();
+                        assert_eq!(p.squares(color, kind), &walked[..], "after {m}");
                     }
                 }
                 // The fast check test assumes the mover was not giving check already.
@@ -254,6 +256,11 @@ proptest! {
                 p.unmake_move(m, undo);
                 assert_eq!(&p, pos);
                 assert_eq!(p.key(), pos.key());
+                for color in [Color::Red, Color::Black] {
+                    for kind in PieceKind::ALL {
+                        assert_eq!(p.squares(color, kind), pos.squares(color, kind), "after {m}");
+                    }
+                }
             }
             let undo = p.make_null();
             p.unmake_null(undo);

@@ -147,13 +147,13 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
             king_attackers += 1;
         }
     };
-    for sq in pos.pieces(color, PieceKind::Chariot) {
+    for &sq in pos.squares(color, PieceKind::Chariot) {
         let reach = attacks::chariot(sq, occ);
         mobility.chariot += (reach & !own).count() as i32;
         chariots |= reach;
         note_attacker(PieceKind::Chariot, reach);
     }
-    for sq in pos.pieces(color, PieceKind::Horse) {
+    for &sq in pos.squares(color, PieceKind::Horse) {
         let reach = attacks::horse(sq, occ.board);
         let moves = (reach & !own).count() as i32;
         mobility.horse += moves;
@@ -161,7 +161,7 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
         minor |= reach;
         note_attacker(PieceKind::Horse, reach);
     }
-    for sq in pos.pieces(color, PieceKind::Cannon) {
+    for &sq in pos.squares(color, PieceKind::Cannon) {
         mobility.cannon += attacks::quiet_slide_count(sq, occ) as i32;
         let reach = attacks::cannon_captures(sq, occ);
         minor |= reach;
@@ -173,10 +173,10 @@ fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
     let reaching = (soldiers & SOLDIERS_REACHING_PALACE[color.index()]).count() as i32;
     king_units += ATTACK_UNITS[PieceKind::Soldier.index()] * reaching;
     king_attackers += reaching;
-    for sq in pos.pieces(color, PieceKind::Elephant) {
+    for &sq in pos.squares(color, PieceKind::Elephant) {
         minor |= attacks::elephant(sq, occ.board);
     }
-    for sq in pos.pieces(color, PieceKind::Advisor) {
+    for &sq in pos.squares(color, PieceKind::Advisor) {
         minor |= attacks::advisor(color, sq);
     }
     let general = attacks::general(color, pos.general(color));

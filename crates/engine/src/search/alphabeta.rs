@@ -465,7 +465,7 @@ impl Worker<'_> {
         let us = self.pos.side_to_move();
         [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon]
             .iter()
-            .any(|&k| self.pos.pieces(us, k).any())
+            .any(|&k| self.pos.count(us, k) > 0)
     }
 
     /// The moves that led to `ply`, for the continuation histories: the opponent's last move
