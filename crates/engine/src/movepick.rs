@@ -364,21 +364,23 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
+    /// Positions the picker tests walk: the start, two middlegames with captures both ways,
+    /// a pinned horse (none of its moves is legal, its capture of the cannon neither) beside
+    /// generals that may not face each other, and a check along the rank (most pseudo-legal
+    /// moves do not answer it; the capture of the checking chariot comes first in quiescence).
+    const POSITIONS: [&str; 5] = [
+        xiangqi::START_FEN,
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "3kr4/9/9/9/9/9/9/2n6/4N4/4K4 w - - 0 1",
+        "5k3/9/9/9/9/9/2n6/9/9/3RK1r2 w - - 0 1",
+    ];
+
     /// The staged picker yields exactly the legal moves, each once ("move-picker perft").
     #[test]
     fn picker_yields_every_legal_move_once() {
-        let fens = [
-            xiangqi::START_FEN,
-            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            // A pinned horse (none of its moves is legal) and a general that may not face
-            // the other one: the picker tests legality itself.
-            "3kr4/9/9/9/9/9/9/2n6/4N4/4K4 w - - 0 1",
-            // In check along the rank: most pseudo-legal moves do not answer it.
-            "5k3/9/9/9/9/9/2n6/9/9/3RK1r2 w - - 0 1",
-        ];
         let history = History::default();
-        for fen in fens {
+        for fen in POSITIONS {
             let pos = Position::from_fen(fen).unwrap();
             let legal: Vec<Move> = pos.legal_moves().to_vec();
             let quiet = *legal
@@ -424,16 +426,8 @@ mod tests {
     /// check), each once: the hash move first, then captures by MVV-LVA.
     #[test]
     fn quiescence_picker_yields_the_legal_captures_or_evasions_in_order() {
-        let fens = [
-            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            // The pinned horse's capture of the cannon is not legal.
-            "3kr4/9/9/9/9/9/9/2n6/4N4/4K4 w - - 0 1",
-            // In check: all the evasions, the capture of the checking chariot first.
-            "5k3/9/9/9/9/9/2n6/9/9/3RK1r2 w - - 0 1",
-        ];
         let history = History::default();
-        for fen in fens {
+        for fen in POSITIONS {
             let pos = Position::from_fen(fen).unwrap();
             let in_check = pos.in_check();
             let expected: Vec<Move> = if in_check {
@@ -483,12 +477,8 @@ mod tests {
     #[test]
     fn skipping_quiets_leaves_only_the_remaining_captures_and_killers() {
         let history = History::default();
-        let fens = [
-            xiangqi::START_FEN,
-            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-        ];
-        for fen in fens {
+        // The positions out of check, where quiet moves other than the refutations exist.
+        for fen in &POSITIONS[..3] {
             let pos = Position::from_fen(fen).unwrap();
             let is_capture = |m: Move| pos.piece_at(m.to()).is_some();
             let quiets: Vec<Move> = pos

@@ -1,13 +1,32 @@
 //! Static exchange evaluation: the material result of the capture sequence on one point when
 //! both sides always recapture with their cheapest piece and may stop when it stops paying.
 
-use xiangqi::{Move, PieceKind, Position};
+use xiangqi::attacks::Occupancy;
+use xiangqi::{Color, Move, PieceKind, Position, Square};
 
 /// Exchange values of the kinds (the general is worth more than anything it could win).
 pub const SEE_VALUE: [i32; 7] = [5000, 200, 200, 400, 900, 450, 100];
 
 fn value_on(pos: &Position, sq: xiangqi::Square) -> i32 {
     pos.piece_at(sq).map_or(0, |p| SEE_VALUE[p.kind.index()])
+}
+
+/// The piece `side` recaptures on `to` with: its cheapest attacker among the pieces left in
+/// `occ`, unless that is the general and the point is still defended (it may not capture
+/// into check), which ends the exchange.
+#[inline]
+fn next_capturer(
+    pos: &Position,
+    to: Square,
+    side: Color,
+    occ: Occupancy,
+) -> Option<(Square, PieceKind)> {
+    let (sq, kind) = pos.cheapest_attacker(to, side, occ)?;
+    let into_check = kind == PieceKind::General
+        && pos
+            .attackers_with(to, side.other(), occ.after_move(sq, to))
+            .any();
+    (!into_check).then_some((sq, kind))
 }
 
 /// The expected material gain of `m` for the side to move.
@@ -24,15 +43,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let mut occ = pos.occupancy().after_move(from, to);
     let mut side = mover.color.other();
     let mut depth = 0;
-    while let Some((sq, kind)) = pos.cheapest_attacker(to, side, occ) {
-        if kind == PieceKind::General
-            && pos
-                .attackers_with(to, side.other(), occ.after_move(sq, to))
-                .any()
-        {
-            // The general may not capture into a defended point.
-            break;
-        }
+    while let Some((sq, kind)) = next_capturer(pos, to, side, occ) {
         depth += 1;
         if depth >= gains.len() {
             break;
@@ -79,15 +90,7 @@ pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
     // The last two entries of `see`'s gain list, to cut the exchange short where it does.
     let mut gain = value_on(pos, to);
     let mut on_square = SEE_VALUE[mover.kind.index()];
-    while let Some((sq, kind)) = pos.cheapest_attacker(to, side, occ) {
-        if kind == PieceKind::General
-            && pos
-                .attackers_with(to, side.other(), occ.after_move(sq, to))
-                .any()
-        {
-            // The general may not capture into a defended point.
-            break;
-        }
+    while let Some((sq, kind)) = next_capturer(pos, to, side, occ) {
         // `side` captures: the roles swap.
         reached = !reached;
         at_risk = SEE_VALUE[kind.index()] - at_risk;
