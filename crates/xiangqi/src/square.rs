@@ -10,6 +10,26 @@ pub const RANKS: u8 = 10;
 /// Number of points on the board.
 pub const SQUARES: usize = 90;
 
+/// The file and the rank of each index, read from a table rather than divided out: they are
+/// asked for on every slider lookup. 256 entries, so any `u8` indexes them without a bounds
+/// check.
+const FILE_OF: [u8; 256] = line_of(false);
+const RANK_OF: [u8; 256] = line_of(true);
+
+const fn line_of(rank: bool) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if rank {
+            i as u8 / FILES
+        } else {
+            i as u8 % FILES
+        };
+        i += 1;
+    }
+    t
+}
+
 /// One of the 90 points, stored as `rank * 9 + file`.
 ///
 /// File 0 is ICCS file `a` (Red's left), rank 0 is Red's back rank, so `Square::new(4, 0)` is `e0`,
@@ -54,13 +74,13 @@ impl Square {
     /// File 0–8 (`a`–`i`).
     #[inline]
     pub const fn file(self) -> u8 {
-        self.0 % FILES
+        FILE_OF[self.0 as usize]
     }
 
     /// Rank 0–9, counted from Red's back rank.
     #[inline]
     pub const fn rank(self) -> u8 {
-        self.0 / FILES
+        RANK_OF[self.0 as usize]
     }
 
     /// The square seen from the other side: rotated 180° (`a0` ↔ `i9`).

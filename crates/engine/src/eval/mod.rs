@@ -131,9 +131,17 @@ struct Mobility {
     cannon: i32,
 }
 
-/// What `color`'s pieces attack, their mobility, and the attack units ([`ATTACK_UNITS`]) of
-/// those that reach the enemy palace.
-fn side_attacks(pos: &Position, color: Color) -> (AttackMap, Mobility) {
+/// The colour indices as constants, for the functions compiled once per side: with the
+/// colour known, its palace, its half of the board and its soldiers' direction are constants
+/// too (a fifth fewer instructions per evaluation than passing the colour).
+const RED: usize = 0;
+const BLACK: usize = 1;
+
+/// What the pieces of colour `C` ([`RED`] or [`BLACK`]) attack, their mobility, and the attack
+/// units ([`ATTACK_UNITS`]) of those that reach the enemy palace.
+#[inline(always)]
+fn side_attacks<const C: usize>(pos: &Position) -> (AttackMap, Mobility) {
+    let color = Color::ALL[C];
     let occ = pos.occupancy();
     let own = pos.color_bb(color);
     let enemy_palace = palace_of(color.other());
@@ -271,21 +279,19 @@ impl Evaluator {
             mg: material.mg,
             eg: material.eg,
         };
-        let maps = [Color::Red, Color::Black].map(|color| {
-            let (map, mobility) = side_attacks(pos, color);
-            let sign = if color == Color::Red { 1 } else { -1 };
+        let mut mobility_terms = |mobility: Mobility, sign: i32| {
             score.add(sign, w.chariot_mobility, mobility.chariot);
             score.add(sign, w.horse_mobility, mobility.horse);
             score.add(sign, w.horse_trapped, mobility.trapped_horses);
             score.add(sign, w.cannon_mobility, mobility.cannon);
-            map
-        });
-        for color in Color::ALL {
-            let sign = if color == Color::Red { 1 } else { -1 };
-            self.general_safety(pos, color, &maps, sign, &mut score);
-            self.threats(pos, color, &maps, sign, &mut score);
-            self.soldiers(pos, color, sign, &mut score);
-        }
+        };
+        let (red_map, red_mobility) = side_attacks::<RED>(pos);
+        mobility_terms(red_mobility, 1);
+        let (black_map, black_mobility) = side_attacks::<BLACK>(pos);
+        mobility_terms(black_mobility, -1);
+        let maps = [red_map, black_map];
+        self.side_terms::<RED>(pos, &maps, &mut score);
+        self.side_terms::<BLACK>(pos, &maps, &mut score);
         let phase = material.phase.min(FULL_PHASE);
         let blended = (score.mg * phase + score.eg * (FULL_PHASE - phase)) / FULL_PHASE;
         Terms {
@@ -300,8 +306,21 @@ impl Evaluator {
         }
     }
 
+    /// The terms of colour `C` ([`RED`] or [`BLACK`]) that need both sides' attacks. The three
+    /// functions it calls are inlined into it, always, so that they see the colour as a
+    /// constant.
+    #[inline(always)]
+    fn side_terms<const C: usize>(&self, pos: &Position, maps: &[AttackMap; 2], score: &mut Score) {
+        let color = Color::ALL[C];
+        let sign = if C == RED { 1 } else { -1 };
+        self.general_safety(pos, color, maps, sign, score);
+        self.threats(pos, color, maps, sign, score);
+        self.soldiers(pos, color, sign, score);
+    }
+
     /// Penalties for `color`'s general: missing defenders against the attackers that exploit
     /// them, cannons and chariots aimed along its lines, attacked palace points.
+    #[inline(always)]
     fn general_safety(
         &self,
         pos: &Position,
@@ -357,6 +376,7 @@ impl Evaluator {
 
     /// Bonus for `color` per enemy piece it attacks that is undefended, or a chariot attacked
     /// by something cheaper.
+    #[inline(always)]
     fn threats(
         &self,
         pos: &Position,
@@ -381,6 +401,7 @@ impl Evaluator {
     }
 
     /// Bonus for soldiers over the river standing side by side.
+    #[inline(always)]
     fn soldiers(&self, pos: &Position, color: Color, sign: i32, score: &mut Score) {
         let crossed = pos.pieces(color, PieceKind::Soldier) & !own_half(color);
         // A pair is a soldier with another one file to its right on the same rank.
