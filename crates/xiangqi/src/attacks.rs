@@ -126,6 +126,14 @@ static FILE_CHARIOT: [[u16; 1024]; 10] = file_table(false);
 static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
 static FILE_SPREAD: [u128; 1024] = file_spread_table();
 
+/// The points of `sq`'s file whose ranks are the bits of `mask`.
+#[inline]
+fn spread_file(mask: u16, sq: Square) -> u128 {
+    // A file is below 64, which the mask tells the compiler: a shift by 64 or more would need
+    // extra instructions for the words trading places.
+    FILE_SPREAD[usize::from(mask)] << (sq.file() & 63)
+}
+
 /// The bit of each square in the file-major word (`file * 10 + rank`), read from a table
 /// rather than shifted into place (see [`Bitboard::from_square`]).
 static FILE_MAJOR_BITS: [u128; SQUARES] = {
@@ -187,7 +195,7 @@ pub fn chariot_rank(sq: Square, occ: Occupancy) -> Bitboard {
 #[inline]
 pub fn chariot_file(sq: Square, occ: Occupancy) -> Bitboard {
     let bits = FILE_CHARIOT[sq.rank() as usize][occ.file_bits(sq)];
-    Bitboard(FILE_SPREAD[bits as usize] << sq.file())
+    Bitboard(spread_file(bits, sq))
 }
 
 /// Squares a chariot on `sq` reaches (moves to empty points and the first piece each way).
@@ -212,14 +220,14 @@ pub fn quiet_slide_count(sq: Square, occ: Occupancy) -> u32 {
 pub fn cannon_captures(sq: Square, occ: Occupancy) -> Bitboard {
     let rank = RANK_CANNON[sq.file() as usize][occ.rank_bits(sq)];
     let file = FILE_CANNON[sq.rank() as usize][occ.file_bits(sq)];
-    Bitboard(((rank as u128) << (sq.rank() as u32 * 9)) | FILE_SPREAD[file as usize] << sq.file())
+    Bitboard(((rank as u128) << (sq.rank() as u32 * 9)) | spread_file(file, sq))
 }
 
 /// The cannon's captures along the file only.
 #[inline]
 pub fn cannon_file(sq: Square, occ: Occupancy) -> Bitboard {
     let file = FILE_CANNON[sq.rank() as usize][occ.file_bits(sq)];
-    Bitboard(FILE_SPREAD[file as usize] << sq.file())
+    Bitboard(spread_file(file, sq))
 }
 
 /// Whether `sq` lies inside `color`'s palace (files d–f, ranks 0–2 or 7–9).

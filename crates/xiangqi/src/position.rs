@@ -37,6 +37,8 @@ pub struct Undo {
     /// The piece captured by the move, if any.
     pub captured: Option<Piece>,
     halfmove_clock: u16,
+    /// The key before the move: restored as it was rather than worked back.
+    key: u64,
 }
 
 /// The FEN of the standard start position.
@@ -376,20 +378,20 @@ impl Position {
         let undo = Undo {
             captured,
             halfmove_clock: self.halfmove_clock,
+            key: self.key,
         };
+        self.key ^= zobrist::BLACK_TO_MOVE;
         if let Some(victim) = captured {
-            self.toggle(to, victim);
-            self.list_mut(victim).remove(to);
+            self.remove_captured(to, victim);
             self.halfmove_clock = 0;
         } else {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         }
-        self.toggle(from, piece);
-        self.toggle(to, piece);
+        self.shift_piece(piece, from, to);
+        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         self.list_mut(piece).relocate(from, to);
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        self.key ^= zobrist::BLACK_TO_MOVE;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -408,17 +410,44 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        self.key ^= zobrist::BLACK_TO_MOVE;
-        self.toggle(to, piece);
-        self.toggle(from, piece);
+        self.shift_piece(piece, to, from);
         self.list_mut(piece).relocate(to, from);
         self.board[from.index()] = Some(piece);
         self.board[to.index()] = undo.captured;
         if let Some(victim) = undo.captured {
-            self.toggle(to, victim);
-            self.list_mut(victim).insert(to);
+            self.restore_captured(to, victim);
         }
         self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    /// Moves `piece` from `from` to the empty (or just emptied) `to` in every set: the
+    /// mailbox, the lists and the key are the callers'.
+    #[inline]
+    fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.colors[piece.color.index()] ^= both;
+        self.kinds[piece.kind.index()] ^= both;
+        self.occupancy.board ^= both;
+        self.occupancy.by_file ^= file_major_bit(from) | file_major_bit(to);
+    }
+
+    /// Takes the captured `victim` off `sq` in every set and the key, but the mailbox.
+    #[inline]
+    fn remove_captured(&mut self, sq: Square, victim: Piece) {
+        self.toggle(sq, victim);
+        self.list_mut(victim).remove(sq);
+    }
+
+    /// Puts the captured `victim` back on `sq` in every set, but the mailbox and the key.
+    #[inline]
+    fn restore_captured(&mut self, sq: Square, victim: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.colors[victim.color.index()] ^= b;
+        self.kinds[victim.kind.index()] ^= b;
+        self.occupancy.board ^= b;
+        self.occupancy.by_file ^= file_major_bit(sq);
+        self.list_mut(victim).insert(sq);
     }
 
     /// Passes the turn without moving (for null-move pruning). Undo with [`Position::unmake_null`].
@@ -427,6 +456,7 @@ impl Position {
         let undo = Undo {
             captured: None,
             halfmove_clock: self.halfmove_clock,
+            key: self.key,
         };
         self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         self.key ^= zobrist::BLACK_TO_MOVE;
@@ -438,7 +468,7 @@ impl Position {
     #[inline]
     pub fn unmake_null(&mut self, undo: Undo) {
         self.side = self.side.other();
-        self.key ^= zobrist::BLACK_TO_MOVE;
+        self.key = undo.key;
         self.halfmove_clock = undo.halfmove_clock;
     }
 
