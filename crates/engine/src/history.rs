@@ -30,6 +30,27 @@ impl PieceTo {
     }
 }
 
+/// The continuation row of no earlier move: all zero, so a missing move adds nothing
+/// without a test.
+static NO_CONTINUATION: [i16; PIECE_TO] = [0; PIECE_TO];
+
+/// Scores quiet moves after one context (see [`History::quiet_scorer`]).
+pub struct QuietScorer<'h> {
+    butterfly: &'h [[i32; 90]; 14],
+    rows: [&'h [i16]; 2],
+}
+
+impl QuietScorer<'_> {
+    /// The history score of quiet move `m` by `piece`, plus both continuation scores.
+    #[inline]
+    pub fn score(&self, piece: Piece, m: Move) -> i32 {
+        let this = PieceTo::new(piece, m).0 as usize;
+        self.butterfly[piece.index()][m.to().index()]
+            + self.rows[0][this] as i32
+            + self.rows[1][this] as i32
+    }
+}
+
 /// The earlier moves a quiet move is judged after: the opponent's last move and our own
 /// move before it.
 pub type Context = [PieceTo; 2];
@@ -92,12 +113,21 @@ impl History {
     /// moves of `context`.
     #[inline]
     pub fn quiet_score(&self, piece: Piece, m: Move, context: &Context) -> i32 {
-        let this = PieceTo::new(piece, m).0 as usize;
-        let mut score = self.score(piece, m);
-        for earlier in context.iter().filter_map(|c| c.index()) {
-            score += self.continuation[earlier * PIECE_TO + this] as i32;
+        self.quiet_scorer(context).score(piece, m)
+    }
+
+    /// [`History::quiet_score`] for many moves after the same `context`: the continuation rows
+    /// are looked up once.
+    #[inline]
+    pub fn quiet_scorer(&self, context: &Context) -> QuietScorer<'_> {
+        let row = |c: PieceTo| match c.index() {
+            Some(earlier) => &self.continuation[earlier * PIECE_TO..(earlier + 1) * PIECE_TO],
+            None => &NO_CONTINUATION[..],
+        };
+        QuietScorer {
+            butterfly: &self.butterfly,
+            rows: [row(context[0]), row(context[1])],
         }
-        score
     }
 
     /// Rewards (positive `bonus`) or punishes a quiet move.

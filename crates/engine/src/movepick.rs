@@ -332,13 +332,12 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiets => {
                     let hints = &self.hints;
+                    let scorer = history.quiet_scorer(&hints.context);
                     self.list.fill(
                         |list| pos.pseudo_legal_quiets_into(list),
                         |m| {
-                            (!already_tried(hints, m)).then(|| {
-                                pos.piece_at(m.from())
-                                    .map_or(0, |p| history.quiet_score(p, m, &hints.context))
-                            })
+                            (!already_tried(hints, m))
+                                .then(|| pos.piece_at(m.from()).map_or(0, |p| scorer.score(p, m)))
                         },
                     );
                     self.stage = Stage::Quiets;
