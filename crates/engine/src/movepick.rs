@@ -85,10 +85,6 @@ struct ScoredList {
     next: usize,
 }
 
-/// After this many moves have been picked one by one, the rest are sorted at once: most nodes
-/// cut off within the first few, but those that do not search them all.
-const PICKS_BEFORE_SORT: usize = 3;
-
 impl ScoredList {
     fn new() -> ScoredList {
         ScoredList {
@@ -145,23 +141,16 @@ impl ScoredList {
         self.moves.push(m);
     }
 
-    /// The best remaining move: selection for the first few, then one sort of the rest.
+    /// The best remaining move. The whole list is sorted when the first move is asked for
+    /// (not before: a cutoff by an earlier stage spares it); sorting a few dozen keys costs
+    /// less than picking even the best three by selection.
     fn pop_best(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        if self.next == PICKS_BEFORE_SORT {
-            self.keys[self.next..n].sort_unstable_by(|a, b| b.cmp(a));
-        }
-        if self.next < PICKS_BEFORE_SORT {
-            let mut best = self.next;
-            for i in self.next + 1..n {
-                if self.keys[i] > self.keys[best] {
-                    best = i;
-                }
-            }
-            self.keys.swap(self.next, best);
+        if self.next == 0 {
+            self.keys[..n].sort_unstable_by(|a, b| b.cmp(a));
         }
         let m = self.move_of(self.keys[self.next]);
         self.next += 1;
