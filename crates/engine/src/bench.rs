@@ -145,3 +145,78 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
     }
     BenchResult { nodes: total, time }
 }
+
+/// The timed part of [`run_eval`], kept out of line so that a profiler can count it alone
+/// (`valgrind --tool=callgrind --toggle-collect='*evaluate_all*' xiangqi bench --eval`).
+#[inline(never)]
+fn evaluate_all(sample: &[(Position, crate::eval::Material)], rounds: u32) -> i64 {
+    let evaluator = &*crate::eval::DEFAULT_EVALUATOR;
+    let mut checksum = 0i64;
+    for _ in 0..rounds {
+        for (pos, material) in sample {
+            let pos = std::hint::black_box(pos);
+            checksum += i64::from(evaluator.evaluate_with(pos, *material));
+        }
+    }
+    checksum
+}
+
+/// Result of [`run_eval`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalBenchResult {
+    /// Evaluations made.
+    pub evaluations: u64,
+    /// Sum of their scores: the same for the same build and weights, so a change that should
+    /// not alter the evaluation can be checked with it.
+    pub checksum: i64,
+    /// Wall time of the evaluations alone.
+    pub time: Duration,
+}
+
+impl EvalBenchResult {
+    /// Evaluations per second.
+    pub fn per_second(&self) -> u64 {
+        (self.evaluations as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Evaluates, `rounds` times over, every position one legal move away from a bench position
+/// (about 1,100 positions), with the default weights and material sums known beforehand, as
+/// the search evaluates: a measure of the evaluation alone.
+pub fn run_eval(rounds: u32) -> EvalBenchResult {
+    let evaluator = &*crate::eval::DEFAULT_EVALUATOR;
+    let mut sample = Vec::new();
+    for (start, moves) in positions() {
+        let mut pos = start;
+        for m in moves {
+            pos.make_move(m);
+        }
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.make_move(m);
+            let material = evaluator.material(&child);
+            sample.push((child, material));
+        }
+    }
+    let started = Instant::now();
+    let checksum = evaluate_all(&sample, rounds);
+    EvalBenchResult {
+        evaluations: sample.len() as u64 * u64::from(rounds),
+        checksum,
+        time: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluation_bench_repeats_the_same_sample() {
+        let once = run_eval(1);
+        let twice = run_eval(2);
+        assert!(once.evaluations > 500, "{}", once.evaluations);
+        assert_eq!(twice.evaluations, 2 * once.evaluations);
+        assert_eq!(twice.checksum, 2 * once.checksum);
+    }
+}
