@@ -181,7 +181,7 @@ impl EvalBenchResult {
 }
 
 /// Evaluates, `rounds` times over, every position one legal move away from a bench position
-/// (about 1,100 positions), with the default weights and material sums known beforehand, as
+/// (772 positions), with the default weights and material sums known beforehand, as
 /// the search evaluates: a measure of the evaluation alone.
 pub fn run_eval(rounds: u32) -> EvalBenchResult {
     let evaluator = &*crate::eval::DEFAULT_EVALUATOR;

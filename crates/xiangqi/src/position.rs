@@ -341,14 +341,21 @@ impl Position {
         self.attackers(sq, by).any()
     }
 
+    /// Puts `piece` on `sq` or takes it off, in every set and the key (not the mailbox).
     #[inline]
     fn toggle(&mut self, sq: Square, piece: Piece) {
+        self.toggle_sets(sq, piece);
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// [`Position::toggle`] without the key.
+    #[inline]
+    fn toggle_sets(&mut self, sq: Square, piece: Piece) {
         let b = Bitboard::from_square(sq);
         self.colors[piece.color.index()] ^= b;
         self.kinds[piece.kind.index()] ^= b;
         self.occupancy.board ^= b;
         self.occupancy.by_file ^= file_major_bit(sq);
-        self.key ^= zobrist::piece_key(piece, sq);
     }
 
     /// The hash key of the position after the pseudo-legal move `m`, without playing it (to
@@ -442,11 +449,7 @@ impl Position {
     /// Puts the captured `victim` back on `sq` in every set, but the mailbox and the key.
     #[inline]
     fn restore_captured(&mut self, sq: Square, victim: Piece) {
-        let b = Bitboard::from_square(sq);
-        self.colors[victim.color.index()] ^= b;
-        self.kinds[victim.kind.index()] ^= b;
-        self.occupancy.board ^= b;
-        self.occupancy.by_file ^= file_major_bit(sq);
+        self.toggle_sets(sq, victim);
         self.list_mut(victim).insert(sq);
     }
 
