@@ -15,7 +15,7 @@
 
 use crate::history::{Context, History, PieceTo};
 use crate::see::{see_at_least, SEE_VALUE};
-use xiangqi::{Legality, Move, MoveList, Position, MAX_MOVES};
+use xiangqi::{Bitboard, Legality, Move, MoveList, Position, MAX_MOVES};
 
 /// What the picker knows besides the position.
 pub struct OrderingHints {
@@ -210,15 +210,19 @@ impl MovePicker {
         }
     }
 
-    /// Adds the captures of `pos`, ordered by MVV-LVA only (the hash move, a legal capture,
-    /// first). They are generated pseudo-legal and each is tested when its turn comes.
-    pub fn add_captures(&mut self, pos: &Position) {
-        self.legality = Some(pos.legality());
+    /// Adds the captures of the pieces in `victims` (all enemy pieces, or only those worth
+    /// enough to matter), ordered by MVV-LVA only (the hash move, a legal capture, first,
+    /// if its victim is among them). They are generated pseudo-legal and each is tested when
+    /// its turn comes.
+    pub fn add_captures(&mut self, pos: &Position, victims: Bitboard) {
         let hash_move = self.hints.hash_move;
         self.list.fill(
-            |list| pos.pseudo_legal_captures_into(list),
+            |list| pos.pseudo_legal_captures_of_into(list, victims),
             |m| Some(MovePicker::quiescence_score(pos, m, hash_move)),
         );
+        if !self.list.moves.is_empty() {
+            self.legality = Some(pos.legality());
+        }
     }
 
     /// Adds the `evasions` (every legal move) of `pos`, in check: the hash move, then
@@ -351,6 +355,7 @@ impl MovePicker {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+    use xiangqi::PieceKind;
 
     /// Positions the picker tests walk: the start, two middlegames with captures both ways,
     /// a pinned horse (none of its moves is legal, its capture of the cannon neither) beside
@@ -429,7 +434,7 @@ mod tests {
                 if in_check {
                     picker.add_evasions(&pos, &pos.legal_moves());
                 } else {
-                    picker.add_captures(&pos);
+                    picker.add_captures(&pos, Bitboard::FULL);
                 }
                 let mut seen = Vec::new();
                 while let Some(m) = picker.next(&pos, &history) {
@@ -457,6 +462,43 @@ mod tests {
                     "{fen}: {rest:?}"
                 );
             }
+        }
+    }
+
+    /// Given only some victims, the quiescence picker hands out the legal captures of those,
+    /// in the order it gives them among all captures.
+    #[test]
+    fn quiescence_picker_keeps_the_captures_of_the_victims_asked_for() {
+        let history = History::default();
+        for fen in &POSITIONS[..3] {
+            let pos = Position::from_fen(fen).unwrap();
+            let drain = |victims: Bitboard| {
+                let mut picker = MovePicker::for_quiescence(None);
+                picker.add_captures(&pos, victims);
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next(&pos, &history) {
+                    seen.push(m);
+                }
+                seen
+            };
+            let all = drain(Bitboard::FULL);
+            assert!(!all.is_empty(), "{fen}");
+            for kinds in [
+                &[PieceKind::Chariot][..],
+                &[PieceKind::Chariot, PieceKind::Cannon, PieceKind::Horse],
+                &[PieceKind::Soldier, PieceKind::Advisor],
+            ] {
+                let victims = kinds
+                    .iter()
+                    .fold(Bitboard::EMPTY, |set, &k| set | pos.kind_bb(k));
+                let expected: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| victims.contains(m.to()))
+                    .collect();
+                assert_eq!(drain(victims), expected, "{fen} {kinds:?}");
+            }
+            assert!(drain(Bitboard::EMPTY).is_empty());
         }
     }
 

@@ -7,7 +7,7 @@ use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND
 use crate::see::{see_at_least, SEE_VALUE};
 use crate::tt::{Bound, TtHit};
 use std::sync::LazyLock;
-use xiangqi::{Move, PieceKind};
+use xiangqi::{Bitboard, Move, PieceKind};
 
 /// Late-move reductions by depth and move number: about ln(depth)·ln(moves)/2.
 static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
@@ -382,7 +382,7 @@ impl Worker<'_> {
         let mut picker = MovePicker::for_quiescence(hash_move);
         match &evasions {
             Some(evasions) => picker.add_evasions(&self.pos, evasions),
-            None => picker.add_captures(&self.pos),
+            None => picker.add_captures(&self.pos, self.victims_worth(alpha - stand_pat - 150)),
         }
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !in_check {
@@ -457,6 +457,21 @@ impl Worker<'_> {
         let score = self.eval.evaluate_with(&self.pos, material);
         self.eval_cache.put(key, score);
         score
+    }
+
+    /// The pieces of the side not to move worth more than `gain` ([`SEE_VALUE`]): quiescence
+    /// prunes every capture of the others (delta pruning), so it need not generate them.
+    #[inline]
+    fn victims_worth(&self, gain: i32) -> Bitboard {
+        let them = self.pos.color_bb(self.pos.side_to_move().other());
+        if gain < SEE_VALUE[PieceKind::Soldier.index()] {
+            return them;
+        }
+        let worth = PieceKind::ALL
+            .iter()
+            .filter(|k| SEE_VALUE[k.index()] > gain)
+            .fold(Bitboard::EMPTY, |set, &k| set | self.pos.kind_bb(k));
+        them & worth
     }
 
     /// Whether the side to move has a chariot, horse or cannon: with only soldiers and
