@@ -45,9 +45,7 @@ impl Position {
         let enemy = self.color_bb(us.other());
         let occ = self.occupancy();
         let mut push_all = |from, to_set: Bitboard| {
-            for to in to_set {
-                list.push(Move::new(from, to));
-            }
+            to_set.for_each_square(|to| list.push(Move::new(from, to)));
         };
         for &from in self.squares(us, PieceKind::Chariot) {
             push_all(from, attacks::chariot(from, occ) & !own & targets);
@@ -117,7 +115,7 @@ impl Position {
         let lines = attacks::lines(general);
         let straight =
             (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::General)) & lines;
-        for s in straight {
+        straight.for_each_square(|s| {
             let gap = attacks::between(general, s);
             let between = gap & occ;
             if between.is_empty() {
@@ -127,7 +125,7 @@ impl Position {
                 // The only piece between may not leave the line.
                 exposure.from |= between & own;
             }
-        }
+        });
         for s in self.pieces(them, PieceKind::Cannon) & lines {
             let gap = attacks::between(general, s);
             let between = gap & occ;

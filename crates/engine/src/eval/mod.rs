@@ -392,12 +392,12 @@ impl Evaluator {
         let targets = pos.color_bb(them) & !pos.kind_bb(PieceKind::General);
         let hanging = targets & ours.all & !defended;
         let chariots_hit = pos.pieces(them, PieceKind::Chariot) & ours.minor;
-        for sq in hanging | chariots_hit {
+        (hanging | chariots_hit).for_each_square(|sq| {
             let kind = pos.piece_at(sq).map_or(PieceKind::Soldier, |p| p.kind);
             let scale = w.threat_scale[kind.index()];
             score.mg += sign * w.hanging.mg * scale / 8;
             score.eg += sign * w.hanging.eg * scale / 8;
-        }
+        });
     }
 
     /// Bonus for soldiers over the river standing side by side.
