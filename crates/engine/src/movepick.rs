@@ -261,6 +261,9 @@ impl MovePicker {
     }
 
     /// The next move to search in `pos` (the position of the node, restored after each move).
+    /// Inlined into the two search loops that call it: as a call of its own, saving and
+    /// restoring registers cost about 1 % of the instructions of a search.
+    #[inline(always)]
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         loop {
             match self.stage {
