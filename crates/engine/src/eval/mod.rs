@@ -149,11 +149,11 @@ fn side_attacks<const C: usize>(pos: &Position) -> (AttackMap, Mobility) {
     let mut chariots = Bitboard::EMPTY;
     let mut minor = Bitboard::EMPTY;
     let (mut king_units, mut king_attackers) = (0, 0);
+    // Counted without a branch.
     let mut note_attacker = |kind: PieceKind, reach: Bitboard| {
-        if (reach & enemy_palace).any() {
-            king_units += ATTACK_UNITS[kind.index()];
-            king_attackers += 1;
-        }
+        let reaches = (reach & enemy_palace).any() as i32;
+        king_units += ATTACK_UNITS[kind.index()] * reaches;
+        king_attackers += reaches;
     };
     for &sq in pos.squares(color, PieceKind::Chariot) {
         let reach = attacks::chariot(sq, occ);
