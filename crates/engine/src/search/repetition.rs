@@ -26,11 +26,11 @@ impl Worker<'_> {
         let mut back = 2;
         let mut first_match = None;
         while back <= window {
-            // A null move breaks any repetition through it.
-            if self.line[n - back + 1].null || self.line[n - back].null {
-                return None;
-            }
             if self.keys[n - back] == key {
+                // A null move breaks any repetition through it, and any further back too.
+                if self.line[n - back..].iter().any(|record| record.null) {
+                    return None;
+                }
                 if back <= ply {
                     return Some(self.judge(back, ply));
                 }
