@@ -210,7 +210,7 @@ impl MovePicker {
         }
     }
 
-    /// Adds the captures of the pieces in `victims` (all enemy pieces, or only those worth
+    /// Adds the captures of the enemy pieces in `victims` (all of them, or only those worth
     /// enough to matter), ordered by MVV-LVA only (the hash move, a legal capture, first,
     /// if its victim is among them). They are generated pseudo-legal and each is tested when
     /// its turn comes.

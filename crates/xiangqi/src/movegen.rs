@@ -282,8 +282,8 @@ impl Position {
         self.pseudo_legal_into(list, self.color_bb(self.side_to_move().other()));
     }
 
-    /// Appends the pseudo-legal captures of the pieces in `victims` (enemy pieces: a search
-    /// that would prune the captures of the cheap ones does not generate them).
+    /// Appends the pseudo-legal captures of the enemy pieces in `victims` (a search that would
+    /// prune the captures of the cheap ones does not generate them).
     #[inline]
     pub fn pseudo_legal_captures_of_into(&self, list: &mut MoveList, victims: Bitboard) {
         self.pseudo_legal_into(list, victims & self.color_bb(self.side_to_move().other()));

@@ -459,19 +459,18 @@ impl Worker<'_> {
         score
     }
 
-    /// The pieces of the side not to move worth more than `gain` ([`SEE_VALUE`]): quiescence
-    /// prunes every capture of the others (delta pruning), so it need not generate them.
+    /// The pieces worth more than `gain` ([`SEE_VALUE`]), either colour (the capture
+    /// generator keeps the enemy's): quiescence prunes every capture of the others (delta
+    /// pruning), so it need not generate them.
     #[inline]
     fn victims_worth(&self, gain: i32) -> Bitboard {
-        let them = self.pos.color_bb(self.pos.side_to_move().other());
         if gain < SEE_VALUE[PieceKind::Soldier.index()] {
-            return them;
+            return Bitboard::FULL;
         }
-        let worth = PieceKind::ALL
+        PieceKind::ALL
             .iter()
             .filter(|k| SEE_VALUE[k.index()] > gain)
-            .fold(Bitboard::EMPTY, |set, &k| set | self.pos.kind_bb(k));
-        them & worth
+            .fold(Bitboard::EMPTY, |set, &k| set | self.pos.kind_bb(k))
     }
 
     /// Whether the side to move has a chariot, horse or cannon: with only soldiers and
