@@ -10,7 +10,7 @@
 //! ```text
 //!  0..16  move bits (0 = none)
 //! 16..32  score (i16, mate scores relative to the node)
-//! 32..48  static evaluation (i16)
+//! 32..48  unused (zero)
 //! 48..56  depth (u8, offset by DEPTH_OFFSET so quiescence entries fit)
 //! 56..58  bound (1 = upper, 2 = lower, 3 = exact)
 //! 58..64  age (generation of the search that wrote it, modulo 64)
@@ -37,8 +37,6 @@ pub struct TtHit {
     pub mv: Option<Move>,
     /// Score, still relative to the node where it was stored.
     pub score: i32,
-    /// Static evaluation of the position.
-    pub eval: i32,
     /// Depth searched.
     pub depth: i32,
     /// Bound type of `score`.
@@ -68,12 +66,11 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     let m = mv.map_or(0, |m| m.bits()) as u64;
     let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
-    let e = (eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
     let d = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
-    m | s << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((age & 63) as u64) << 58
+    m | s << 16 | d << 48 | (bound as u64) << 56 | ((age & 63) as u64) << 58
 }
 
 fn unpack(data: u64) -> Option<TtHit> {
@@ -91,7 +88,6 @@ fn unpack(data: u64) -> Option<TtHit> {
             Move::from_bits(bits)
         },
         score: (data >> 16) as u16 as i16 as i32,
-        eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 255) as i32 - DEPTH_OFFSET,
         bound,
     })
@@ -181,15 +177,7 @@ impl TranspositionTable {
     /// Stores a result for `key`. An existing entry for the same key keeps its move when the
     /// new result has none; otherwise the least valuable entry of the bucket (shallow and old)
     /// is replaced.
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed) & 63;
         let bucket = self.bucket(key);
         let mut victim = &bucket.entries[0];
@@ -205,7 +193,7 @@ impl TranspositionTable {
                     }
                 }
                 let mv = mv.or(old.and_then(|o| o.mv));
-                write(entry, key, pack(mv, score, eval, depth, bound, age));
+                write(entry, key, pack(mv, score, depth, bound, age));
                 return;
             }
             let staleness = (age.wrapping_sub(age_of(data)) & 63) as i32;
@@ -215,7 +203,7 @@ impl TranspositionTable {
                 victim = entry;
             }
         }
-        write(victim, key, pack(mv, score, eval, depth, bound, age));
+        write(victim, key, pack(mv, score, depth, bound, age));
     }
 
     /// Permille of sampled entries written by the current search (UCI `hashfull`).
@@ -277,29 +265,23 @@ mod tests {
     fn stores_and_probes() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(Square::new(7, 2).unwrap(), Square::new(4, 2).unwrap());
-        tt.store(0xDEAD_BEEF, Some(m), -1234, 56, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF, Some(m), -1234, 7, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!(hit.mv, Some(m));
-        assert_eq!(
-            (hit.score, hit.eval, hit.depth, hit.bound),
-            (-1234, 56, 7, Bound::Lower)
-        );
+        assert_eq!((hit.score, hit.depth, hit.bound), (-1234, 7, Bound::Lower));
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         // Quiescence depths below zero survive the offset.
-        tt.store(42, None, 30000, -30000, -3, Bound::Upper);
+        tt.store(42, None, -30000, -3, Bound::Upper);
         let hit = tt.probe(42).unwrap();
-        assert_eq!(
-            (hit.mv, hit.score, hit.eval, hit.depth),
-            (None, 30000, -30000, -3)
-        );
+        assert_eq!((hit.mv, hit.score, hit.depth), (None, -30000, -3));
     }
 
     #[test]
     fn keeps_move_when_new_result_has_none() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(Square::new(0, 0).unwrap(), Square::new(0, 1).unwrap());
-        tt.store(7, Some(m), 10, 0, 5, Bound::Exact);
-        tt.store(7, None, 20, 0, 6, Bound::Upper);
+        tt.store(7, Some(m), 10, 5, Bound::Exact);
+        tt.store(7, None, 20, 6, Bound::Upper);
         assert_eq!(tt.probe(7).unwrap().mv, Some(m));
     }
 }
