@@ -1,7 +1,7 @@
 //! The transposition table: a fixed array of 64-byte buckets shared by every search thread
 //! without locks.
 //!
-//! Each entry is two atomic words. The data word packs the move, scores, depth, bound and age;
+//! Each entry is two atomic words. The data word packs the move, score, depth, bound and age;
 //! the other word stores `key ^ data`. A reader accepts an entry only if `stored ^ data` equals
 //! its key, so an entry torn by two threads writing at once reads as a miss, never as a wrong
 //! hit (the "lockless hashing" of Hyatt and Mann).
