@@ -7,6 +7,7 @@
 //! | `POST /api/games/import?human=&level=` | a new game from a PGN file's bytes (UTF-8 or GBK) |
 //! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
+//! | `POST /api/games/{id}/retry` | after the computer's move could not be saved: try again |
 //! | `POST /api/games/{id}/move` | `{move, version?}`: plays the person's move |
 //! | `POST /api/games/{id}/undo`, `/redo` | takes back / replays moves up to the person's turn |
 //! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
@@ -18,13 +19,16 @@
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 
 use super::error::ApiError;
-use super::games::{iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry};
+use super::games::{
+    iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry, MAX_PLIES,
+};
 use super::reasons::why_illegal;
 use super::search::{self, JobKind};
-use super::view::{summary, view, GameView, Summary};
+use super::view::{view, GameView, Summary};
 use super::AppState;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -52,6 +56,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/review", post(review))
         .route("/games/{id}/settings", post(settings))
         .route("/games/{id}/leave", post(leave))
+        .route("/games/{id}/retry", post(retry))
         .route("/games/{id}/pgn", get(export_pgn))
         .route("/fen", post(check_fen))
         .route("/levels", get(levels))
@@ -86,6 +91,21 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     }
 }
 
+/// The `{id}` of a game route. An id that cannot even be decoded names no game: a JSON 404
+/// like any other unknown id.
+pub struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(GameId(id)),
+            Err(_) => Err(ApiError::NotFound("no game with this id".into())),
+        }
+    }
+}
+
 /// Runs `f` on a blocking thread: it may write files, and a panic in it becomes a 500.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -93,18 +113,18 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await?
 }
 
+/// The game with this id (read back from disk if it was unloaded).
 fn find(state: &AppState, id: &str) -> Result<SharedEntry, ApiError> {
     if !is_valid_id(id) {
-        return Err(ApiError::NotFound(id.chars().take(80).collect()));
+        return Err(ApiError::no_game(id));
     }
-    state
-        .games
-        .get(id)
-        .ok_or_else(|| ApiError::NotFound(id.to_owned()))
+    state.games.get(id).ok_or_else(|| ApiError::no_game(id))
 }
 
-/// Runs `change` on the game under its lock on a blocking thread, saves it when asked to, starts
-/// whatever job it needs next, and answers with its state.
+/// Runs `change` on the game under its lock on a blocking thread, and answers with the game's
+/// state once the change is on disk. `change` says whether it changed what the file records;
+/// if that cannot be saved, or `change` fails, the game stays as it was and the answer is the
+/// error. Either way the game's next job is started.
 async fn with_game(
     state: Arc<AppState>,
     id: String,
@@ -112,26 +132,20 @@ async fn with_game(
         + Send
         + 'static,
 ) -> Result<Json<GameView>, ApiError> {
-    let shared = find(&state, &id)?;
     blocking(move || {
+        let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
-        let changed = change(&state, &shared, &mut entry)?;
-        if changed {
-            state.games.save(&mut entry);
-        }
+        let changed = state.games.update(&mut entry, |entry| {
+            change(&state, &shared, entry).map(|changed| ((), changed))
+        });
         search::schedule(&state, &shared, &mut entry);
-        Ok(Json(view(&entry)))
+        changed.map(|()| Json(view(&entry)))
     })
     .await
 }
 
 async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
-    let mut list: Vec<Summary> = state
-        .games
-        .all()
-        .iter()
-        .map(|shared| summary(&lock(shared)))
-        .collect();
+    let mut list = state.games.summaries();
     list.sort_by(|a, b| (b.updated, &b.id).cmp(&(a.updated, &a.id)));
     Json(list)
 }
@@ -190,6 +204,12 @@ fn entry_from_pgn(
     let Some(record) = records.first() else {
         return Err(ApiError::BadRequest("the PGN holds no game".into()));
     };
+    if record.moves.len() > MAX_PLIES {
+        return Err(ApiError::BadRequest(format!(
+            "the game has {} plies; at most {MAX_PLIES} can be loaded",
+            record.moves.len()
+        )));
+    }
     let mut entry = GameEntry::from_record(new_id(), record, human);
     // A loaded game is the person's from now on: the file's program tags do not apply.
     if let Some(level) = level {
@@ -229,7 +249,7 @@ async fn new_game(
 
 async fn created(state: Arc<AppState>, entry: GameEntry) -> Result<impl IntoResponse, ApiError> {
     let view = blocking(move || {
-        let shared = state.games.insert(entry);
+        let shared = state.games.insert(entry)?;
         let mut entry = lock(&shared);
         search::schedule(&state, &shared, &mut entry);
         Ok(view(&entry))
@@ -258,23 +278,29 @@ async fn import_game(
     created(state, entry).await
 }
 
-async fn get_game(
-    State(state): Shared,
-    Path(id): Path<String>,
-) -> Result<Json<GameView>, ApiError> {
-    let shared = find(&state, &id)?;
-    let mut entry = lock(&shared);
-    search::schedule(&state, &shared, &mut entry);
-    Ok(Json(view(&entry)))
+async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
+    blocking(move || {
+        let shared = find(&state, &id)?;
+        let mut entry = lock(&shared);
+        if entry.removed {
+            return Err(ApiError::no_game(&id));
+        }
+        search::schedule(&state, &shared, &mut entry);
+        Ok(Json(view(&entry)))
+    })
+    .await
 }
 
-async fn delete_game(State(state): Shared, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
-    find(&state, &id)?;
-    let removed = blocking(move || Ok(state.games.remove(&id))).await?;
+async fn delete_game(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, ApiError> {
+    let removed = blocking(move || {
+        let shared = find(&state, &id)?;
+        Ok(state.games.remove(&id, &shared)?)
+    })
+    .await?;
     if removed {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::NotFound("gone".into()))
+        Err(ApiError::NotFound("the game was deleted".into()))
     }
 }
 
@@ -298,7 +324,7 @@ fn refuse_if_over(entry: &GameEntry) -> Result<(), ApiError> {
 
 async fn play_move(
     State(state): Shared,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, move |_, _, entry| {
@@ -309,6 +335,12 @@ async fn play_move(
             ));
         }
         refuse_if_over(entry)?;
+        if entry.game.len() >= MAX_PLIES {
+            return Err(ApiError::rejected(
+                "too_long",
+                format!("the game has reached {MAX_PLIES} plies, the most a game may have"),
+            ));
+        }
         let pos = entry.game.position().clone();
         if !entry.human.plays(pos.side_to_move()) {
             return Err(ApiError::rejected(
@@ -357,7 +389,7 @@ fn undo_count(entry: &GameEntry) -> usize {
     n
 }
 
-async fn undo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn undo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |_, _, entry| {
         if entry.game.is_empty() {
             return Err(ApiError::rejected(
@@ -379,7 +411,7 @@ async fn undo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameV
     .await
 }
 
-async fn redo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn redo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |_, _, entry| {
         if entry.redo.is_empty() {
             return Err(ApiError::rejected("nothing_to_redo", "no move to replay"));
@@ -404,7 +436,7 @@ async fn redo(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameV
     .await
 }
 
-async fn resign(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn resign(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |_, _, entry| {
         refuse_if_over(entry)?;
         let side = entry.game.position().side_to_move();
@@ -445,10 +477,7 @@ fn ask(
     Ok(false)
 }
 
-async fn offer_draw(
-    State(state): Shared,
-    Path(id): Path<String>,
-) -> Result<Json<GameView>, ApiError> {
+async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
         refuse_if_over(entry)?;
         if entry.human == Human::Both {
@@ -462,7 +491,7 @@ async fn offer_draw(
     .await
 }
 
-async fn hint(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
         refuse_if_over(entry)?;
         ask(state, shared, entry, JobKind::Hint)
@@ -470,7 +499,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameV
     .await
 }
 
-async fn review(State(state): Shared, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
         if entry.game.is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
@@ -498,7 +527,7 @@ struct Settings {
 
 async fn settings(
     State(state): Shared,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     ApiJson(body): ApiJson<Settings>,
 ) -> Result<Json<GameView>, ApiError> {
     let level = body.level.map(|l| check_level(Some(l))).transpose()?;
@@ -525,10 +554,23 @@ async fn settings(
     .await
 }
 
-async fn leave(State(state): Shared, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
-    let shared = find(&state, &id)?;
-    lock(&shared).cancel_job();
-    Ok(StatusCode::NO_CONTENT)
+async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, ApiError> {
+    blocking(move || {
+        let shared = find(&state, &id)?;
+        lock(&shared).cancel_job();
+        Ok(StatusCode::NO_CONTENT)
+    })
+    .await
+}
+
+/// Clears the error of a change that could not be saved (the computer's move, an accepted
+/// draw), so the computer tries again.
+async fn retry(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, |_, _, entry| {
+        entry.save_error = None;
+        Ok(false)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -538,7 +580,7 @@ struct PgnQuery {
 
 async fn export_pgn(
     State(state): Shared,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query?;
@@ -553,11 +595,12 @@ async fn export_pgn(
             )))
         }
     };
-    let shared = find(&state, &id)?;
-    let (text, name) = {
+    let (text, name) = blocking(move || {
+        let shared = find(&state, &id)?;
         let entry = lock(&shared);
-        (entry.pgn(notation), format!("xiangqi-{}.pgn", entry.id))
-    };
+        Ok((entry.pgn(notation), format!("xiangqi-{}.pgn", entry.id)))
+    })
+    .await?;
     Ok((
         [
             (

@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 12] = [
+const FILES: [(&str, &str, &str); 13] = [
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
         "favicon.svg",
@@ -26,6 +26,7 @@ const FILES: [(&str, &str, &str); 12] = [
     ("js/review.js", JS, include_str!("../../web/js/review.js")),
     ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
     ("js/files.js", JS, include_str!("../../web/js/files.js")),
+    ("js/unsaved.js", JS, include_str!("../../web/js/unsaved.js")),
 ];
 
 const JS: &str = "text/javascript";

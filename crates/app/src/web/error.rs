@@ -1,5 +1,7 @@
 //! One error type for every API route: a status code and a message, sent as JSON.
 
+use super::disk::{DiskError, DiskFailure};
+use super::store::StoreError;
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -21,8 +23,8 @@ pub enum ApiError {
         /// The reason in English.
         message: String,
     },
-    /// No game with this id.
-    #[error("no game with id {0:?}")]
+    /// No such game or route; the message says which.
+    #[error("{0}")]
     NotFound(String),
     /// The request is well formed but not possible now (an illegal move, not your turn).
     /// `code` names the reason for the page to translate.
@@ -39,6 +41,15 @@ pub enum ApiError {
     /// The request body is larger than the server accepts.
     #[error("the request body is too large (at most {0} bytes)")]
     TooLarge(usize),
+    /// The request body did not arrive in time.
+    #[error("the request body did not arrive within {} s", .0.as_secs_f32())]
+    TimedOut(std::time::Duration),
+    /// The route exists but not with this method.
+    #[error("this method is not allowed on this route")]
+    MethodNotAllowed,
+    /// The change could not be saved, so it was not made: the game is as it was.
+    #[error("{}; the change was not made", .0.message)]
+    Storage(DiskError),
     /// Something broke inside the server; the game is unharmed.
     #[error("internal error: {0}")]
     Internal(String),
@@ -60,6 +71,10 @@ impl ApiError {
             ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Storage(e) if e.kind == DiskFailure::Full => StatusCode::INSUFFICIENT_STORAGE,
+            ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -71,12 +86,21 @@ impl ApiError {
             ApiError::Rejected { .. } => "rejected",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::TooLarge(_) => "too_large",
+            ApiError::TimedOut(_) => "timeout",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Storage(_) => "not_saved",
             ApiError::Internal(_) => "internal",
         }
     }
 }
 
 impl ApiError {
+    /// No game with this id (quoted in part: the id may be anything a client sent).
+    pub fn no_game(id: &str) -> ApiError {
+        let shown: String = id.chars().take(80).collect();
+        ApiError::NotFound(format!("no game with id {shown:?}"))
+    }
+
     /// A refusal with a reason code.
     pub fn rejected(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::Rejected {
@@ -90,14 +114,42 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let code = match &self {
             ApiError::Rejected { code, .. } | ApiError::Invalid { code, .. } => Some(*code),
+            ApiError::Storage(e) => Some(e.kind.code()),
             _ => None,
         };
         let body = Body {
             error: self.kind(),
-            message: self.to_string(),
+            message: bounded(self.to_string()),
             code,
         };
         (self.status(), Json(body)).into_response()
+    }
+}
+
+/// The longest message an error carries, in characters: a message quoting bad input must not
+/// grow with it (a 1 MB body of control bytes once made a 12 MB answer).
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`], marked with `…` where it was cut.
+fn bounded(message: String) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message,
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Gone => ApiError::NotFound("the game was deleted".into()),
+            StoreError::Disk(e) => ApiError::Storage(e),
+        }
+    }
+}
+
+impl From<DiskError> for ApiError {
+    fn from(error: DiskError) -> Self {
+        ApiError::Storage(error)
     }
 }
 

@@ -1,22 +1,24 @@
-//! The game store: every game in memory, each saved as a PGN file in the data directory after
-//! every change (temporary file, flush, rename), and read back when the server starts.
+//! A game as the server keeps it: the rules' game, who plays it, and what the page shows about
+//! it (the engine's job, analysis, hints, the review). [`super::store`] keeps them on disk.
 //!
 //! A game file is ordinary Xiangqi PGN (Chinese notation) with a few tags of this program:
 //! `Human` (`red`, `black` or `both`), `Level` (1–10), `Termination` (why the game ended),
 //! `Redo` (moves taken back that redo would replay, ICCS) and `Created` (Unix seconds).
 
+use super::disk::DiskError;
 use super::search::{Analysis, JobKind, Review};
-use xiangqi::pgn::{
-    civil_from_days, pgn_date, read_pgn, write_pgn, GameRecord, NotationCodec, RecordMove,
-};
+use xiangqi::pgn::{civil_from_days, pgn_date, write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, Position, WinReason};
 
-use std::collections::HashMap;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The most plies a game may have. The rules end every game played through them long before:
+/// a capture must come within 120 plies and there are 30 pieces to capture, so no such game
+/// reaches 3,720 plies. This refuses records that play on after the end (a 1 MiB file can hold
+/// 200,000 plies, which every answer about the game would carry).
+pub const MAX_PLIES: usize = 4000;
 
 /// Who the person at the board plays; the computer plays the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -90,7 +92,9 @@ pub struct GameEntry {
     pub created: u64,
     /// Last change, Unix seconds.
     pub updated: u64,
-    /// Counts changes of the game (moves, settings); the page redraws when it moves on.
+    /// Names this state of the game (moves, settings): a new, never used number after every
+    /// change and when the game is read from disk, so the page redraws when it moves on and
+    /// a move sent for an older state is refused.
     pub version: u64,
     /// The engine job running for this game.
     pub job: Option<Job>,
@@ -106,8 +110,50 @@ pub struct GameEntry {
     pub notice: Option<(u64, String)>,
     /// The post-game review, once asked for.
     pub review: Option<Review>,
-    /// Last save failed with this message.
-    pub save_error: Option<String>,
+    /// Why the last change that no request was waiting for (the computer's move, an accepted
+    /// draw) could not be saved; that change was undone. The computer does not move again
+    /// until the person asks to retry.
+    pub save_error: Option<SaveFailure>,
+    /// The game was deleted: nothing may change, save or search it any more.
+    pub removed: bool,
+}
+
+/// A change that could not be saved, as the page shows it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SaveFailure {
+    /// `disk_full`, `disk_read_only` or `disk_error`.
+    pub code: &'static str,
+    /// The reason in English, naming the file.
+    pub message: String,
+}
+
+impl From<&DiskError> for SaveFailure {
+    fn from(error: &DiskError) -> Self {
+        SaveFailure {
+            code: error.kind.code(),
+            message: error.message.clone(),
+        }
+    }
+}
+
+/// What a change of a game may alter and the file records, kept to undo a change that could
+/// not be saved.
+pub struct Saved {
+    game: Game,
+    redo: Vec<Move>,
+    human: Human,
+    level: u8,
+    ended: Option<Outcome>,
+    tags: Vec<(String, String)>,
+    created: u64,
+    updated: u64,
+    version: u64,
+}
+
+/// A version number never used before in this process.
+fn next_version() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl GameEntry {
@@ -124,7 +170,7 @@ impl GameEntry {
             tags: Vec::new(),
             created: now,
             updated: now,
-            version: 1,
+            version: next_version(),
             job: None,
             analysis: None,
             analysis_on: false,
@@ -133,6 +179,41 @@ impl GameEntry {
             notice: None,
             review: None,
             save_error: None,
+            removed: false,
+        }
+    }
+
+    /// The recorded state, to put back with [`GameEntry::restore`].
+    pub fn saved(&self) -> Saved {
+        Saved {
+            game: self.game.clone(),
+            redo: self.redo.clone(),
+            human: self.human,
+            level: self.level,
+            ended: self.ended,
+            tags: self.tags.clone(),
+            created: self.created,
+            updated: self.updated,
+            version: self.version,
+        }
+    }
+
+    /// Puts back a recorded state: the game is again what it was when `saved` was taken.
+    pub fn restore(&mut self, saved: Saved) {
+        let version = self.version;
+        self.game = saved.game;
+        self.redo = saved.redo;
+        self.human = saved.human;
+        self.level = saved.level;
+        self.ended = saved.ended;
+        self.tags = saved.tags;
+        self.created = saved.created;
+        self.updated = saved.updated;
+        self.version = saved.version;
+        if version != self.version {
+            // What belonged to the undone state (a hint, an analysis of it) is stale.
+            self.hint = None;
+            self.analysis = None;
         }
     }
 
@@ -143,7 +224,9 @@ impl GameEntry {
 
     /// Whether the computer is to move now.
     pub fn computer_to_move(&self) -> bool {
-        self.outcome().is_none() && !self.human.plays(self.game.position().side_to_move())
+        self.outcome().is_none()
+            && self.game.len() < MAX_PLIES
+            && !self.human.plays(self.game.position().side_to_move())
     }
 
     /// Stops the running job, if any.
@@ -155,7 +238,7 @@ impl GameEntry {
 
     /// Records a change: new version, time stamp, and forgets what belonged to the old one.
     pub fn touch(&mut self) {
-        self.version += 1;
+        self.version = next_version();
         self.updated = unix_now();
         self.hint = None;
         self.analysis = None;
@@ -215,7 +298,7 @@ impl GameEntry {
     /// the game there; program tags that are missing get defaults.
     pub fn from_record(id: String, record: &GameRecord, human: Option<Human>) -> GameEntry {
         let mut game = Game::new(record.start.clone());
-        for m in &record.moves {
+        for m in record.moves.iter().take(MAX_PLIES) {
             if game.play_unchecked_outcome(m.mv).is_err() {
                 break;
             }
@@ -259,6 +342,9 @@ fn parse_redo(game: &Game, text: &str) -> Vec<Move> {
     let mut moves = Vec::new();
     // The tag lists the stack bottom first: the next move to replay is the last one.
     let listed: Vec<Move> = text.split_whitespace().filter_map(iccs_move).collect();
+    // Redone, the game may not grow past the cap: keep the moves next in line.
+    let room = MAX_PLIES.saturating_sub(game.len());
+    let listed = &listed[listed.len().saturating_sub(room)..];
     // Check them in replay order (last first).
     for &m in listed.iter().rev() {
         if !pos.is_legal(m) {
@@ -326,115 +412,6 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// A game shared between requests and engine jobs.
 pub type SharedEntry = Arc<Mutex<GameEntry>>;
-
-/// All games, and the folder they are saved in.
-pub struct GameStore {
-    dir: PathBuf,
-    games: Mutex<HashMap<String, SharedEntry>>,
-}
-
-impl GameStore {
-    /// A store saving into `dir/games`, with the games found there loaded. Files that cannot
-    /// be read are reported on stderr and left alone.
-    pub fn open(dir: &Path) -> std::io::Result<GameStore> {
-        let dir = dir.join("games");
-        std::fs::create_dir_all(&dir)?;
-        let mut games = HashMap::new();
-        for item in std::fs::read_dir(&dir)? {
-            let path = item?.path();
-            let Some(id) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".pgn"))
-            else {
-                continue;
-            };
-            if !is_valid_id(id) {
-                continue;
-            }
-            match load(&path) {
-                Ok(record) => {
-                    let entry = GameEntry::from_record(id.to_owned(), &record, None);
-                    games.insert(id.to_owned(), Arc::new(Mutex::new(entry)));
-                }
-                Err(e) => eprintln!("warning: skipping {}: {e}", path.display()),
-            }
-        }
-        Ok(GameStore {
-            dir,
-            games: Mutex::new(games),
-        })
-    }
-
-    /// The folder the game files are in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// Adds a game and saves it.
-    pub fn insert(&self, entry: GameEntry) -> SharedEntry {
-        let id = entry.id.clone();
-        let shared = Arc::new(Mutex::new(entry));
-        self.save(&mut lock(&shared));
-        lock(&self.games).insert(id, Arc::clone(&shared));
-        shared
-    }
-
-    /// The game with this id.
-    pub fn get(&self, id: &str) -> Option<SharedEntry> {
-        lock(&self.games).get(id).cloned()
-    }
-
-    /// Every game.
-    pub fn all(&self) -> Vec<SharedEntry> {
-        lock(&self.games).values().cloned().collect()
-    }
-
-    /// Removes a game and its file; false if there was none.
-    pub fn remove(&self, id: &str) -> bool {
-        let Some(entry) = lock(&self.games).remove(id) else {
-            return false;
-        };
-        lock(&entry).cancel_job();
-        let _ = std::fs::remove_file(self.dir.join(format!("{id}.pgn")));
-        true
-    }
-
-    /// Writes the game's file: a temporary file beside it, flushed to disk, renamed over the
-    /// old one, so a crash leaves either the old or the new file, never half of one.
-    pub fn save(&self, entry: &mut GameEntry) {
-        let text = entry.pgn(Notation::Chinese);
-        let path = self.dir.join(format!("{}.pgn", entry.id));
-        let tmp = self.dir.join(format!(".{}.pgn.tmp", entry.id));
-        let written = (|| {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(text.as_bytes())?;
-            file.sync_all()?;
-            drop(file);
-            std::fs::rename(&tmp, &path)
-        })();
-        entry.save_error = match written {
-            Ok(()) => None,
-            Err(e) => {
-                eprintln!("warning: could not save {}: {e}", path.display());
-                Some(format!(
-                    "could not save the game to {}: {e}",
-                    path.display()
-                ))
-            }
-        };
-    }
-}
-
-fn load(path: &Path) -> Result<GameRecord, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let mut records =
-        read_pgn(&bytes, &NotationCodec(Notation::Chinese)).map_err(|e| e.to_string())?;
-    if records.is_empty() {
-        return Err("no game in the file".into());
-    }
-    Ok(records.swap_remove(0))
-}
 
 /// Whether `id` could be a game id: 1–64 ASCII letters, digits and `-`.
 pub fn is_valid_id(id: &str) -> bool {

@@ -1,35 +1,46 @@
 //! The web GUI: a local axum server with a JSON API and the page that plays against the engine.
 //!
 //! [`app`] builds the whole router (tests drive it without a socket); [`serve`] binds it, prints
-//! the URL and opens the browser. Games live in [`games::GameStore`], engine work in
-//! [`search`]; the page itself is in `crates/app/web/` and embedded by [`assets`].
+//! the URL and opens the browser. Games live in [`store::GameStore`], engine work in
+//! [`search`]; [`server`] runs the connections and [`guard`] decides who may talk to it; the
+//! page itself is in `crates/app/web/` and embedded by [`assets`].
 
 mod api;
 mod assets;
+mod disk;
 mod error;
 mod games;
+mod guard;
 mod reasons;
 mod search;
+mod server;
+mod store;
 #[cfg(test)]
 mod tests;
 mod view;
 
 use anyhow::{Context, Result};
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use clap::Args;
 use error::ApiError;
-use games::GameStore;
+use guard::{guarded, Guard};
+use http_body_util::BodyExt as _;
 use search::SearchPool;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
+use store::GameStore;
 
 /// Largest request body accepted, in bytes (a PGN file to load is the largest thing sent).
 pub const BODY_LIMIT: usize = 1 << 20;
+/// How long a client has to send a request's body once its head has arrived.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Hash table of each pooled engine, in MiB.
 const ENGINE_HASH_MB: usize = 32;
@@ -56,11 +67,14 @@ impl AppState {
 
 /// The whole application: the page, its assets and the API under `/api`.
 pub fn app(state: Arc<AppState>) -> Router {
+    app_with_body_timeout(state, BODY_TIMEOUT)
+}
+
+/// [`app`] giving request bodies `body_timeout` to arrive (tests shorten it).
+fn app_with_body_timeout(state: Arc<AppState>, body_timeout: Duration) -> Router {
     let api = api::routes()
         .fallback(|| async { ApiError::NotFound("no such API route".into()) })
-        .method_not_allowed_fallback(|| async {
-            ApiError::BadRequest("this method is not allowed on this route".into())
-        });
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     #[cfg(test)]
     let api = api.route(
         "/test/panic",
@@ -73,58 +87,43 @@ pub fn app(state: Arc<AppState>) -> Router {
     Router::new()
         .nest("/api", api)
         .merge(assets::routes())
+        .fallback(|| async { ApiError::NotFound("no such page".into()) })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(move |request, next| {
+            body_in_time(body_timeout, request, next)
+        }))
         .layer(middleware::from_fn(catch_panics))
         .with_state(state)
 }
 
-/// The names this server answers to when it listens on the loopback address on `port`.
-fn loopback_names(port: u16) -> Vec<String> {
-    ["127.0.0.1", "localhost", "[::1]"]
-        .iter()
-        .map(|host| format!("{host}:{port}"))
-        .collect()
-}
-
-/// `app` refusing requests whose `Host` is not one of `names` (a web page that rebinds its own
-/// domain to 127.0.0.1 must not read the games) and changes sent from other sites' pages
-/// (an `Origin` that is not this server).
-pub fn guarded(app: Router, names: Vec<String>) -> Router {
-    let names = Arc::new(names);
-    app.layer(middleware::from_fn(move |request: Request, next: Next| {
-        let verdict = admit(&request, &names);
-        async move {
-            match verdict {
-                Ok(()) => next.run(request).await,
-                Err(error) => error.into_response(),
+/// Reads the whole request body before the handler runs, within `timeout` and [`BODY_LIMIT`]:
+/// a client that sends a request head and then stops, or sends without end, is answered and
+/// let go instead of holding its connection and a handler.
+async fn body_in_time(timeout: Duration, request: Request, next: Next) -> Response {
+    let (parts, mut body) = request.into_parts();
+    let read = async {
+        let mut bytes = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame =
+                frame.map_err(|_| ApiError::BadRequest("the request body broke off".into()))?;
+            if let Ok(data) = frame.into_data() {
+                if bytes.len() + data.len() > BODY_LIMIT {
+                    return Err(ApiError::TooLarge(BODY_LIMIT));
+                }
+                bytes.extend_from_slice(&data);
             }
         }
-    }))
-}
-
-fn admit(request: &Request, names: &[String]) -> Result<(), ApiError> {
-    let header = |name| {
-        request
-            .headers()
-            .get(name)
-            .and_then(|v: &axum::http::HeaderValue| v.to_str().ok())
+        Ok(bytes)
     };
-    let host_ok =
-        header(axum::http::header::HOST).is_none_or(|host| names.iter().any(|n| n == host));
-    if !host_ok {
-        return Err(ApiError::Forbidden(
-            "unknown host name: open the address the server printed".into(),
-        ));
+    match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Ok(Err(error)) => error.into_response(),
+        Err(_) => ApiError::TimedOut(timeout).into_response(),
     }
-    let origin_ok = request.method() == axum::http::Method::GET
-        || header(axum::http::header::ORIGIN)
-            .is_none_or(|origin| names.iter().any(|n| origin == format!("http://{n}")));
-    if !origin_ok {
-        return Err(ApiError::Forbidden(
-            "requests from other sites are not accepted".into(),
-        ));
-    }
-    Ok(())
 }
 
 /// Runs each request in its own task, so that a panic in a handler becomes a JSON 500 for that
@@ -151,6 +150,10 @@ pub struct ServeArgs {
     /// Where games are saved (default: $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// A host name the page may be opened under besides IP addresses and localhost (say
+    /// `mybox.local` with --host 0.0.0.0); may be given several times.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -160,6 +163,7 @@ impl Default for ServeArgs {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             no_open: false,
             data_dir: None,
+            allow_host: Vec::new(),
         }
     }
 }
@@ -197,7 +201,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(async move {
+    runtime.block_on(async {
         let address = SocketAddr::new(host, args.port.unwrap_or(0));
         let listener = tokio::net::TcpListener::bind(address)
             .await
@@ -224,20 +228,23 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         if !args.no_open {
             open_browser(&url);
         }
-        let router = if host.is_loopback() {
-            guarded(app(Arc::clone(&state)), loopback_names(bound.port()))
-        } else {
-            app(Arc::clone(&state))
-        };
-        axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .context("serving")?;
-        for game in state.games.all() {
+        let router = guarded(app(Arc::clone(&state)), Guard::new(&args.allow_host));
+        server::serve(
+            listener,
+            router,
+            server::Limits::default(),
+            shutdown_signal(),
+        )
+        .await;
+        // Every acknowledged change is on disk already; only the searches need stopping.
+        for game in state.games.loaded() {
             games::lock(&game).cancel_job();
         }
-        Ok(())
-    })
+        Ok::<(), anyhow::Error>(())
+    })?;
+    // Searches still finishing on blocking threads are not waited for.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
 }
 
 async fn shutdown_signal() {

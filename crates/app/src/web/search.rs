@@ -1,12 +1,15 @@
 //! Engine jobs: the computer's moves, analysis, hints, draw offers and post-game reviews.
 //!
 //! Searches run on the engine's own threads; the async runtime only waits for a slot in a
-//! bounded pool (a semaphore of a few engines), so many open games cannot start more searches
-//! than the machine has room for: the others queue. A job belongs to one game and is cancelled
+//! bounded pool, so many open games cannot start more searches than the machine has room for:
+//! the others queue. Short jobs that a person waits for (the computer's move, a hint, a draw
+//! offer) and long ones that run in the background (analysis, reviews) have separate slots, so
+//! a move never queues behind another game's minute of analysis. A job belongs to one game and is cancelled
 //! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
 //! or outdated job changes nothing.
 
 use super::games::{lock, GameEntry, Job, SharedEntry};
+use super::store::StoreError;
 use super::AppState;
 use engine::score::{printed, Printed};
 use engine::strength::{self, Strength};
@@ -33,6 +36,14 @@ pub enum JobKind {
     Draw,
     /// Every move of the game is checked.
     Review,
+}
+
+impl JobKind {
+    /// Whether the job may run for long (up to a minute, or a whole game's review) while
+    /// nobody waits on it: such jobs take slots of their own.
+    pub fn is_background(self) -> bool {
+        matches!(self, JobKind::Analysis | JobKind::Review)
+    }
 }
 
 /// Longest the computer thinks at level 10, the full engine.
@@ -216,26 +227,36 @@ struct Idle {
 
 /// A bounded set of engines. Each search holds a permit; further searches wait.
 pub struct SearchPool {
-    permits: Arc<Semaphore>,
+    /// Slots of the jobs a person waits for.
+    foreground: Arc<Semaphore>,
+    /// Slots of the long jobs ([`JobKind::is_background`]).
+    background: Arc<Semaphore>,
     engines: Mutex<Vec<Idle>>,
     hash_mb: usize,
 }
 
 impl SearchPool {
-    /// A pool that runs at most `slots` searches at once, each with a `hash_mb` table.
+    /// A pool that runs at most `slots` searches a person waits for and `slots` background
+    /// searches at once, each with a `hash_mb` table.
     pub fn new(slots: usize, hash_mb: usize) -> Arc<SearchPool> {
         Arc::new(SearchPool {
-            permits: Arc::new(Semaphore::new(slots.max(1))),
+            foreground: Arc::new(Semaphore::new(slots.max(1))),
+            background: Arc::new(Semaphore::new(slots.max(1))),
             engines: Mutex::new(Vec::new()),
             hash_mb,
         })
     }
 
-    /// Waits for a free slot and lends an engine for `owner`'s searches: the one it used last
-    /// if that is free, else another, emptied first (a new game) when `owner` is a computer
-    /// player and the engine learned from someone else.
-    pub async fn lease(self: &Arc<Self>, owner: Owner) -> Option<Lease> {
-        let permit = Arc::clone(&self.permits).acquire_owned().await.ok()?;
+    /// Waits for a free slot of `kind`'s budget and lends an engine for `owner`'s searches: the
+    /// one it used last if that is free, else another, emptied first (a new game) when `owner`
+    /// is a computer player and the engine learned from someone else.
+    pub async fn lease(self: &Arc<Self>, kind: JobKind, owner: Owner) -> Option<Lease> {
+        let slots = if kind.is_background() {
+            &self.background
+        } else {
+            &self.foreground
+        };
+        let permit = Arc::clone(slots).acquire_owned().await.ok()?;
         let idle = {
             let mut engines = lock(&self.engines);
             match engines.iter().rposition(|idle| idle.owner == owner) {
@@ -335,10 +356,14 @@ impl Drop for Lease {
 /// Starts the job the game needs now, if none is running: the computer's move when it is to
 /// move, else an analysis when the person asked for one.
 pub fn schedule(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry) {
-    if entry.job.is_some() {
+    if entry.job.is_some() || entry.removed {
         return;
     }
     if entry.computer_to_move() {
+        if entry.save_error.is_some() {
+            // Its last move could not be saved: it moves again when the person retries.
+            return;
+        }
         start(state, shared, entry, JobKind::Computer);
     } else if entry.analysis_on
         && entry.outcome().is_none()
@@ -359,6 +384,9 @@ struct Snapshot {
 /// Starts `kind` for the game, cancelling the job it had. Must run inside the runtime.
 pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry, kind: JobKind) {
     entry.cancel_job();
+    if entry.removed {
+        return;
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     entry.job = Some(Job {
         kind,
@@ -387,7 +415,7 @@ pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry,
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
     tokio::spawn(async move {
-        let Some(lease) = state.pool.lease(owner).await else {
+        let Some(lease) = state.pool.lease(kind, owner).await else {
             return;
         };
         if cancel.load(Ordering::Relaxed) {
@@ -477,19 +505,30 @@ fn run(
             let Some(best) = result.best_move else {
                 return;
             };
-            if entry.game.play(best).is_err() {
-                entry.notice = Some((entry.version, "engine_failed".to_owned()));
-                return;
+            let played = state.games.update(&mut entry, |entry| {
+                entry.game.play(best).map_err(|_| Unsaved::Illegal)?;
+                if entry.redo.last() == Some(&best) {
+                    entry.redo.pop();
+                } else {
+                    entry.redo.clear();
+                }
+                let kept = entry.analysis.take();
+                entry.touch();
+                entry.analysis = kept;
+                Ok(((), true))
+            });
+            match played {
+                Ok(()) => {}
+                Err(Unsaved::Illegal) => {
+                    entry.notice = Some((entry.version, "engine_failed".to_owned()));
+                    return;
+                }
+                Err(Unsaved::Store(StoreError::Disk(e))) => {
+                    entry.save_error = Some((&e).into());
+                    return;
+                }
+                Err(Unsaved::Store(StoreError::Gone)) => return,
             }
-            if entry.redo.last() == Some(&best) {
-                entry.redo.pop();
-            } else {
-                entry.redo.clear();
-            }
-            let kept = entry.analysis.take();
-            entry.touch();
-            entry.analysis = kept;
-            state.games.save(&mut entry);
         }
         JobKind::Analysis => entry.analysed_version = Some(snap.version),
         JobKind::Hint => {
@@ -506,10 +545,16 @@ fn run(
                 -result.score
             };
             if score <= DRAW_ACCEPT_CP && entry.outcome().is_none() {
-                entry.ended = Some(Outcome::Draw(DrawReason::Agreement));
-                entry.touch();
-                entry.notice = Some((entry.version, "draw_accepted".to_owned()));
-                state.games.save(&mut entry);
+                let agreed = state.games.update(&mut entry, |entry| {
+                    entry.ended = Some(Outcome::Draw(DrawReason::Agreement));
+                    entry.touch();
+                    Ok::<_, StoreError>(((), true))
+                });
+                match agreed {
+                    Ok(()) => entry.notice = Some((entry.version, "draw_accepted".to_owned())),
+                    Err(StoreError::Disk(e)) => entry.save_error = Some((&e).into()),
+                    Err(StoreError::Gone) => {}
+                }
             } else {
                 entry.notice = Some((entry.version, "draw_declined".to_owned()));
             }
@@ -517,6 +562,20 @@ fn run(
         JobKind::Review => {}
     }
     schedule(state, shared, &mut entry);
+}
+
+/// Why a result of the engine was not applied to its game.
+enum Unsaved {
+    /// The engine's move was not legal there (a broken invariant, reported to the page).
+    Illegal,
+    /// The game could not be saved with the move.
+    Store(StoreError),
+}
+
+impl From<StoreError> for Unsaved {
+    fn from(error: StoreError) -> Self {
+        Unsaved::Store(error)
+    }
 }
 
 /// Evaluates every position of the game and marks each move by how much it lost.
@@ -610,34 +669,34 @@ mod tests {
     async fn a_computer_player_never_inherits_another_owners_searches() {
         let pool = SearchPool::new(1, 1);
         let start = Position::startpos();
-        let mut lease = pool.lease(Owner::Full).await.unwrap();
+        let mut lease = pool.lease(JobKind::Hint, Owner::Full).await.unwrap();
         search_start(&mut lease);
         assert!(lease.knows(&start));
         drop(lease);
 
         // A weakened player gets the engine emptied, then keeps what it learns itself.
-        let mut lease = pool.lease(computer("a", 3)).await.unwrap();
+        let mut lease = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
         assert!(!lease.knows(&start), "a hint's results reached level 3");
         search_start(&mut lease);
         drop(lease);
-        let lease = pool.lease(computer("a", 3)).await.unwrap();
+        let lease = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
         assert!(lease.knows(&start));
         drop(lease);
 
         // Another game, or the same game at another level, starts afresh too.
-        let mut lease = pool.lease(computer("b", 3)).await.unwrap();
+        let mut lease = pool.lease(JobKind::Hint, computer("b", 3)).await.unwrap();
         assert!(!lease.knows(&start));
         search_start(&mut lease);
         drop(lease);
-        let lease = pool.lease(computer("b", 4)).await.unwrap();
+        let lease = pool.lease(JobKind::Hint, computer("b", 4)).await.unwrap();
         assert!(!lease.knows(&start));
         drop(lease);
 
         // Full-strength jobs take any engine as it is.
-        let mut lease = pool.lease(computer("b", 4)).await.unwrap();
+        let mut lease = pool.lease(JobKind::Hint, computer("b", 4)).await.unwrap();
         search_start(&mut lease);
         drop(lease);
-        let lease = pool.lease(Owner::Full).await.unwrap();
+        let lease = pool.lease(JobKind::Hint, Owner::Full).await.unwrap();
         assert!(lease.knows(&start));
     }
 
@@ -645,13 +704,13 @@ mod tests {
     async fn a_player_gets_back_its_own_engine_when_it_is_free() {
         let pool = SearchPool::new(2, 1);
         let start = Position::startpos();
-        let mut a = pool.lease(computer("a", 3)).await.unwrap();
-        let b = pool.lease(computer("b", 3)).await.unwrap();
+        let mut a = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
+        let b = pool.lease(JobKind::Hint, computer("b", 3)).await.unwrap();
         search_start(&mut a);
         // Given back first, so a plain pop would hand out b's engine.
         drop(a);
         drop(b);
-        let a = pool.lease(computer("a", 3)).await.unwrap();
+        let a = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
         assert!(a.knows(&start), "game a lost its own engine to game b");
     }
 }

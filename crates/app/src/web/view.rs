@@ -1,6 +1,6 @@
 //! What the page sees of a game: the JSON answers of the API.
 
-use super::games::{termination_name, GameEntry, Human};
+use super::games::{termination_name, GameEntry, Human, SaveFailure};
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use xiangqi::{format_move, Color, Notation, Outcome};
@@ -58,7 +58,7 @@ pub struct GameView {
     notice: Option<String>,
     redo: usize,
     review: Option<Review>,
-    save_error: Option<String>,
+    save_error: Option<SaveFailure>,
     created: u64,
     updated: u64,
 }
@@ -141,7 +141,7 @@ pub fn view(entry: &GameEntry) -> GameView {
 }
 
 /// One line of the games list.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 pub struct Summary {
     pub id: String,
     red: String,

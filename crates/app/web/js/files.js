@@ -6,6 +6,7 @@ import { looksLikeFen } from './fen.js';
 import { t, endReason, language, reasonText } from './i18n.js';
 import { notice, copyText } from './dialogs.js';
 import { Editor } from './editor.js';
+import { isUnsaved } from './unsaved.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,11 +31,17 @@ export function setupFiles(ctx) {
     const level = ctx.level();
     const human = ctx.game()?.human || 'red';
     const body = looksLikeFen(text) ? { fen: text, human, level } : { pgn: text, level };
+    const send = async () => ctx.setGame(await api.create(body), true);
     try {
-      ctx.setGame(await api.create(body), true);
+      await send();
       $('fen-dialog').close();
       $('paste-in').value = '';
     } catch (e) {
+      if (isUnsaved(e)) {
+        $('fen-dialog').close();
+        ctx.failed(e, send);
+        return;
+      }
       $('paste-error').textContent = reasonText(e.code, e.message);
       $('paste-error').hidden = false;
     }
@@ -42,12 +49,17 @@ export function setupFiles(ctx) {
   $('pgn-file').addEventListener('change', async () => {
     const file = $('pgn-file').files[0];
     if (!file) return;
-    try {
+    const level = ctx.level();
+    const send = async () => {
       const bytes = await file.arrayBuffer();
-      ctx.setGame(await api.importPgn(bytes, ctx.level()), true);
+      ctx.setGame(await api.importPgn(bytes, level), true);
       notice(t('loaded'));
+    };
+    try {
+      await send();
     } catch (e) {
-      notice(`${t('pgnError')}: ${e.message}`, 'error');
+      if (isUnsaved(e)) ctx.failed(e, send);
+      else notice(`${t('pgnError')}: ${e.message}`, 'error');
     }
     $('pgn-file').value = '';
   });
@@ -91,8 +103,13 @@ async function showGames(ctx) {
     del.textContent = t('deleteGame');
     del.disabled = g.id === ctx.game()?.id;
     del.addEventListener('click', async () => {
-      await api.remove(g.id);
-      li.remove();
+      try {
+        await api.remove(g.id);
+        li.remove();
+      } catch (e) {
+        $('games-dialog').close();
+        ctx.failed(e, async () => { await api.remove(g.id); });
+      }
     });
     li.append(info, open, del);
     list.appendChild(li);

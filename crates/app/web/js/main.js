@@ -8,6 +8,7 @@ import * as sound from './sound.js';
 import { notice, confirmDialog } from './dialogs.js';
 import { setupFiles } from './files.js';
 import { renderReview, markSymbol } from './review.js';
+import { isUnsaved, showUnsaved, hideUnsaved, unsavedSource, setupUnsaved } from './unsaved.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 250;
@@ -94,15 +95,21 @@ function tap(sq) {
 async function attempt(from, to) {
   app.selected = null;
   const game = app.game;
+  const send = async () => setGame(await api.move(game.id, from + to, game.version));
   try {
-    const state = await api.move(game.id, from + to, game.version);
-    setGame(state);
+    await send();
   } catch (e) {
-    sound.play('error');
-    notice(reasonText(e.code, e.message), 'error');
+    failed(e, send);
     render();
     if (e.code === 'stale') refresh();
   }
+}
+
+/** Tells the person a request failed; a change that was not saved gets the Retry banner. */
+function failed(e, retry) {
+  sound.play('error');
+  if (isUnsaved(e)) showUnsaved(e.code, e.message, retry);
+  else notice(reasonText(e.code, e.message), 'error');
 }
 
 // ---- the game from the server ----
@@ -151,6 +158,13 @@ function setGame(state, fresh = false) {
     app.hintShown = state.hint.iccs + state.version;
     notice(t('hintIs', state.hint.chinese));
   }
+  if (state.save_error) {
+    // The computer's move (or an accepted draw) was not saved; it waits for the retry.
+    const { code, message } = state.save_error;
+    showUnsaved(code, message, async () => setGame(await api.action(state.id, 'retry')), 'server');
+  } else if (unsavedSource() === 'server') {
+    hideUnsaved();
+  }
   if (state.notice && app.noticeShown !== state.notice + state.version) {
     app.noticeShown = state.notice + state.version;
     const text = { draw_accepted: t('drawAccepted'), draw_declined: t('drawDeclined') }[state.notice];
@@ -182,23 +196,24 @@ async function openGame(id) {
 }
 
 async function newGame(body) {
+  const send = async () => setGame(await api.create(body), true);
   try {
-    const state = await api.create(body);
-    setGame(state, true);
+    await send();
     return true;
   } catch (e) {
-    notice(reasonText(e.code, e.message), 'error');
+    failed(e, send);
     return false;
   }
 }
 
 async function action(name) {
   if (!app.game) return;
+  const id = app.game.id;
+  const send = async () => setGame(await api.action(id, name));
   try {
-    setGame(await api.action(app.game.id, name));
+    await send();
   } catch (e) {
-    sound.play('error');
-    notice(reasonText(e.code, e.message), 'error');
+    failed(e, send);
   }
 }
 
@@ -509,7 +524,15 @@ function setupControls() {
   $('level').addEventListener('change', async () => {
     const level = Number($('level').value);
     localStorage.setItem('xiangqi.level', String(level));
-    if (app.game) setGame(await api.settings(app.game.id, { level }));
+    if (!app.game) return;
+    const id = app.game.id;
+    const send = async () => setGame(await api.settings(id, { level }));
+    try {
+      await send();
+    } catch (e) {
+      $('level').value = String(app.game.level);
+      failed(e, send);
+    }
   });
   $('notation').addEventListener('change', () => {
     app.notation = $('notation').value;
@@ -544,6 +567,7 @@ function setupControls() {
     updateToolButtons();
   });
   setupFiles({
+    failed,
     game: () => app.game,
     shownFen,
     setGame,
@@ -553,6 +577,7 @@ function setupControls() {
     notation: () => app.notation,
   });
   setupKeyboard();
+  setupUnsaved();
 }
 
 function updateToolButtons() {

@@ -1,0 +1,283 @@
+//! Who may talk to the server: the `Host` and `Origin` checks.
+//!
+//! Two attacks reach a server on a person's own machine through their browser. A page of
+//! another site can send it requests (cross-site request forgery): the browser names that
+//! page's site in `Origin`, so changes must come from this server's own origin. And a page can
+//! point its own domain name at this machine (DNS rebinding) to read the answers as its own
+//! site: the browser then names that domain in `Host`, so only names that cannot be rebound —
+//! IP addresses, `localhost` — and names the user allowed are accepted.
+//!
+//! A header the check cannot read (repeated, not visible ASCII) is refused, not ignored.
+
+use super::error::ApiError;
+use axum::extract::Request;
+use axum::http::{header, HeaderName, Method};
+use axum::middleware::{self, Next};
+use axum::response::IntoResponse;
+use axum::Router;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+/// The host names accepted besides IP addresses and `localhost`.
+#[derive(Clone, Debug, Default)]
+pub struct Guard {
+    /// Lower-case names without a port (`--allow-host`).
+    allowed: Vec<String>,
+}
+
+impl Guard {
+    /// A guard that also accepts the host names `allowed` (any case, without a port).
+    pub fn new(allowed: &[String]) -> Guard {
+        Guard {
+            allowed: allowed.iter().map(|n| n.to_ascii_lowercase()).collect(),
+        }
+    }
+
+    /// Whether `authority` (`host[:port]`) names this server in a way that cannot be a
+    /// rebound domain.
+    fn accepts(&self, authority: &str) -> bool {
+        let Some(host) = host_of(authority) else {
+            return false;
+        };
+        let host = host.to_ascii_lowercase();
+        host == "localhost" || ip_literal(&host) || self.allowed.contains(&host)
+    }
+
+    /// Whether `request` may go on; if not, the refusal to send.
+    pub fn admit(&self, request: &Request) -> Result<(), ApiError> {
+        let host = single(request, header::HOST)?;
+        if let Some(host) = host {
+            if !self.accepts(host) {
+                let name: String = host_of(host).unwrap_or(host).chars().take(64).collect();
+                return Err(ApiError::Forbidden(format!(
+                    "unknown host name {name:?}: open the address the server printed, or start \
+                     it with --allow-host {name} to use this name"
+                )));
+            }
+        }
+        if matches!(
+            *request.method(),
+            Method::GET | Method::HEAD | Method::OPTIONS
+        ) {
+            return Ok(());
+        }
+        let Some(origin) = single(request, header::ORIGIN)? else {
+            // Browsers send Origin with every cross-site change; other programs are not
+            // the danger here.
+            return Ok(());
+        };
+        let same_site = origin_authority(origin).is_some_and(|authority| match host {
+            Some(host) => authority.eq_ignore_ascii_case(host),
+            None => self.accepts(authority),
+        });
+        if same_site {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(
+                "requests from other sites are not accepted".into(),
+            ))
+        }
+    }
+}
+
+/// `router` refusing what `guard` does not admit.
+pub fn guarded(router: Router, guard: Guard) -> Router {
+    let guard = Arc::new(guard);
+    router.layer(middleware::from_fn(move |request: Request, next: Next| {
+        let verdict = guard.admit(&request);
+        async move {
+            match verdict {
+                Ok(()) => next.run(request).await,
+                Err(error) => error.into_response(),
+            }
+        }
+    }))
+}
+
+/// The value of a header that may appear at most once, as visible ASCII.
+fn single(request: &Request, name: HeaderName) -> Result<Option<&str>, ApiError> {
+    let mut values = request.headers().get_all(&name).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ApiError::BadRequest(format!(
+            "the {name} header is given more than once"
+        )));
+    }
+    value
+        .to_str()
+        .map(Some)
+        .map_err(|_| ApiError::BadRequest(format!("the {name} header is not readable")))
+}
+
+/// The host of `host[:port]` (an IPv6 address keeps its brackets), if the syntax is right.
+fn host_of(authority: &str) -> Option<&str> {
+    if authority.is_empty() || authority.contains(['/', '@', ' ', '\t']) {
+        return None;
+    }
+    let (host, port) = if authority.starts_with('[') {
+        let end = authority.find(']')?;
+        (&authority[..=end], &authority[end + 1..])
+    } else {
+        match authority.rsplit_once(':') {
+            Some((host, _)) => (host, &authority[host.len()..]),
+            None => (authority, ""),
+        }
+    };
+    let port_ok = port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.parse::<u16>().is_ok());
+    (port_ok && !host.is_empty()).then_some(host)
+}
+
+/// Whether `host` is an IP address (`127.0.0.2`, `[::1]`).
+fn ip_literal(host: &str) -> bool {
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    bare.parse::<IpAddr>().is_ok_and(|ip| {
+        // An IPv6 address must be written in brackets in a Host header.
+        ip.is_ipv4() == (bare.len() == host.len())
+    })
+}
+
+/// The `host[:port]` of an `http://` or `https://` origin; `None` for `null` or anything else.
+fn origin_authority(origin: &str) -> Option<&str> {
+    let lower = origin.get(..8).map(str::to_ascii_lowercase);
+    let rest = if lower.as_deref().is_some_and(|p| p.starts_with("http://")) {
+        &origin[7..]
+    } else if lower.as_deref() == Some("https://") {
+        &origin[8..]
+    } else {
+        return None;
+    };
+    host_of(rest).map(|_| rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+
+    fn request(method: &str, headers: &[(&str, &[u8])]) -> Request {
+        let mut builder = Request::builder().method(method).uri("/api/games");
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        builder.body(Body::empty()).unwrap()
+    }
+
+    fn admitted(guard: &Guard, method: &str, headers: &[(&str, &[u8])]) -> bool {
+        guard.admit(&request(method, headers)).is_ok()
+    }
+
+    #[test]
+    fn ip_addresses_and_localhost_are_accepted_on_any_port() {
+        let guard = Guard::default();
+        for host in [
+            "127.0.0.1:4000",
+            "127.0.0.2:4000",
+            "localhost:80",
+            "LOCALHOST",
+            "[::1]:4000",
+            "192.168.1.20:8080",
+        ] {
+            assert!(
+                admitted(&guard, "GET", &[("host", host.as_bytes())]),
+                "{host}"
+            );
+        }
+    }
+
+    #[test]
+    fn domain_names_are_refused_unless_allowed() {
+        let guard = Guard::default();
+        for host in [
+            "evil.example:4000",
+            "evil.example",
+            "127.0.0.1.evil.example:4000",
+        ] {
+            assert!(
+                !admitted(&guard, "GET", &[("host", host.as_bytes())]),
+                "{host}"
+            );
+        }
+        let guard = Guard::new(&["MyBox.local".to_owned()]);
+        assert!(admitted(&guard, "GET", &[("host", b"mybox.local:8080")]));
+        assert!(!admitted(&guard, "GET", &[("host", b"other.local:8080")]));
+    }
+
+    #[test]
+    fn unreadable_or_repeated_headers_are_refused() {
+        let guard = Guard::default();
+        assert!(!admitted(&guard, "GET", &[("host", b"evil.example\xff")]));
+        assert!(!admitted(&guard, "GET", &[("host", b"127.0.0.1:4000\xff")]));
+        assert!(!admitted(
+            &guard,
+            "GET",
+            &[("host", b"127.0.0.1:4000"), ("host", b"evil.example")]
+        ));
+        let host: (&str, &[u8]) = ("host", b"127.0.0.1:4000");
+        assert!(!admitted(
+            &guard,
+            "POST",
+            &[host, ("origin", b"http://127.0.0.1:4000\xff")]
+        ));
+        assert!(!admitted(
+            &guard,
+            "POST",
+            &[
+                host,
+                ("origin", b"http://127.0.0.1:4000"),
+                ("origin", b"http://evil.example")
+            ]
+        ));
+        assert!(!admitted(&guard, "GET", &[("host", b"127.0.0.1:99999")]));
+        assert!(!admitted(&guard, "GET", &[("host", b"user@127.0.0.1")]));
+    }
+
+    #[test]
+    fn changes_must_come_from_this_servers_own_origin() {
+        let guard = Guard::default();
+        let host: (&str, &[u8]) = ("host", b"127.0.0.2:4000");
+        assert!(admitted(
+            &guard,
+            "POST",
+            &[host, ("origin", b"http://127.0.0.2:4000")]
+        ));
+        assert!(admitted(&guard, "DELETE", &[host]));
+        for origin in [
+            "http://evil.example",
+            "http://127.0.0.1:4000",
+            "http://127.0.0.2:4001",
+            "null",
+            "file://",
+            "http://127.0.0.2:4000/path",
+        ] {
+            assert!(
+                !admitted(&guard, "POST", &[host, ("origin", origin.as_bytes())]),
+                "{origin}"
+            );
+        }
+        // Reading is not a change; a foreign page cannot read the answer anyway.
+        assert!(admitted(
+            &guard,
+            "GET",
+            &[host, ("origin", b"http://evil.example")]
+        ));
+        // Without a Host header the origin itself must be acceptable.
+        assert!(admitted(
+            &guard,
+            "POST",
+            &[("origin", b"http://localhost:4000")]
+        ));
+        assert!(!admitted(
+            &guard,
+            "POST",
+            &[("origin", b"http://evil.example")]
+        ));
+    }
+}

@@ -1,0 +1,303 @@
+//! The game store: every game saved as a PGN file in the data directory, a bounded number of
+//! them in memory.
+//!
+//! A change is acknowledged only once it is on disk ([`GameStore::update`]): if it cannot be
+//! written, the game is put back as it was and the caller gets the reason. A game's life is
+//! decided under its own lock: once [`GameStore::remove`] has marked it removed, no request or
+//! search can change or save it again. Games not used for a while are unloaded (their file is
+//! the whole game) and read back when asked for; the list keeps a summary of each.
+
+use super::disk::{self, DiskError};
+use super::games::{is_valid_id, lock, GameEntry, SharedEntry};
+use super::view::{summary, Summary};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::UNIX_EPOCH;
+use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
+use xiangqi::Notation;
+
+/// How many games are kept in memory at most; the least recently used idle ones beyond this
+/// are unloaded (a long game with its positions takes up to a few hundred KiB).
+pub const MAX_LOADED_GAMES: usize = 64;
+
+/// Why a change of a game was not made.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The game was deleted meanwhile.
+    Gone,
+    /// The change could not be written to disk.
+    Disk(DiskError),
+}
+
+/// A game in the index: in memory, or only on disk with the summary the list shows.
+struct Slot {
+    loaded: Option<SharedEntry>,
+    summary: Summary,
+    /// When it was last asked for, on the store's own clock (for unloading the least used).
+    used: u64,
+}
+
+struct Index {
+    slots: HashMap<String, Slot>,
+    clock: u64,
+}
+
+/// All games, and the folder they are saved in.
+pub struct GameStore {
+    dir: PathBuf,
+    index: Mutex<Index>,
+}
+
+impl GameStore {
+    /// A store saving into `dir/games`, with the games found there indexed (the most recently
+    /// changed ones loaded) and temporary files of interrupted saves removed. Files that cannot
+    /// be read are reported on stderr and left alone.
+    pub fn open(dir: &Path) -> std::io::Result<GameStore> {
+        let dir = dir.join("games");
+        std::fs::create_dir_all(&dir)?;
+        let stale = disk::remove_stale_temps(&dir);
+        if stale > 0 {
+            eprintln!(
+                "note: removed {stale} unfinished save(s) from {}",
+                dir.display()
+            );
+        }
+        let mut found = Vec::new();
+        for item in std::fs::read_dir(&dir)? {
+            let path = item?.path();
+            let Some(id) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".pgn"))
+            else {
+                continue;
+            };
+            if !is_valid_id(id) {
+                continue;
+            }
+            match load(&path, id) {
+                Ok(entry) => found.push(entry),
+                Err(e) => eprintln!("warning: skipping {}: {e}", path.display()),
+            }
+        }
+        // The most recently changed games stay in memory.
+        found.sort_by_key(|entry| std::cmp::Reverse(entry.updated));
+        let mut slots = HashMap::new();
+        for (rank, entry) in found.into_iter().enumerate() {
+            let id = entry.id.clone();
+            let summary = summary(&entry);
+            let loaded = (rank < MAX_LOADED_GAMES).then(|| Arc::new(Mutex::new(entry)));
+            slots.insert(
+                id,
+                Slot {
+                    loaded,
+                    summary,
+                    used: 0,
+                },
+            );
+        }
+        Ok(GameStore {
+            dir,
+            index: Mutex::new(Index { slots, clock: 0 }),
+        })
+    }
+
+    /// The folder the game files are in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.pgn"))
+    }
+
+    /// Saves a new game and adds it; nothing is added if it cannot be saved.
+    pub fn insert(&self, entry: GameEntry) -> Result<SharedEntry, DiskError> {
+        self.write(&entry)?;
+        let id = entry.id.clone();
+        let summary = summary(&entry);
+        let shared = Arc::new(Mutex::new(entry));
+        let mut index = lock(&self.index);
+        index.clock += 1;
+        let used = index.clock;
+        index.slots.insert(
+            id,
+            Slot {
+                loaded: Some(Arc::clone(&shared)),
+                summary,
+                used,
+            },
+        );
+        unload_beyond_cap(&mut index);
+        Ok(shared)
+    }
+
+    /// The game with this id, read from its file if it was unloaded.
+    pub fn get(&self, id: &str) -> Option<SharedEntry> {
+        let mut index = lock(&self.index);
+        index.clock += 1;
+        let now = index.clock;
+        let slot = index.slots.get_mut(id)?;
+        slot.used = now;
+        if let Some(shared) = &slot.loaded {
+            return Some(Arc::clone(shared));
+        }
+        // Read under the index lock, so that two requests cannot load two copies of a game.
+        // The file is small (a game has at most MAX_PLIES plies).
+        match load(&self.path(id), id) {
+            Ok(entry) => {
+                let shared = Arc::new(Mutex::new(entry));
+                slot.loaded = Some(Arc::clone(&shared));
+                unload_beyond_cap(&mut index);
+                Some(shared)
+            }
+            Err(e) => {
+                eprintln!("warning: game {id} cannot be read back: {e}");
+                index.slots.remove(id);
+                None
+            }
+        }
+    }
+
+    /// The list's line of every game, loaded or not.
+    pub fn summaries(&self) -> Vec<Summary> {
+        let (mut list, loaded): (Vec<Summary>, Vec<SharedEntry>) = {
+            let index = lock(&self.index);
+            let mut list = Vec::new();
+            let mut loaded = Vec::new();
+            for slot in index.slots.values() {
+                match &slot.loaded {
+                    Some(shared) => loaded.push(Arc::clone(shared)),
+                    None => list.push(slot.summary.clone()),
+                }
+            }
+            (list, loaded)
+        };
+        // Game locks are taken after the index lock is released: a game's lock is never
+        // awaited while holding the index.
+        list.extend(
+            loaded
+                .iter()
+                .map(|shared| lock(shared))
+                .filter(|entry| !entry.removed)
+                .map(|entry| summary(&entry)),
+        );
+        list
+    }
+
+    /// Every game in memory.
+    pub fn loaded(&self) -> Vec<SharedEntry> {
+        lock(&self.index)
+            .slots
+            .values()
+            .filter_map(|slot| slot.loaded.clone())
+            .collect()
+    }
+
+    /// Deletes the game `shared` (named `id`) and its file. Under the game's lock: if the file
+    /// cannot be deleted the game stays as it was; else it is marked removed, so a request or
+    /// search that still holds it can change nothing. `false` if it was already gone.
+    pub fn remove(&self, id: &str, shared: &SharedEntry) -> Result<bool, DiskError> {
+        let mut entry = lock(shared);
+        if entry.removed {
+            return Ok(false);
+        }
+        disk::delete(&self.path(id))?;
+        entry.removed = true;
+        entry.cancel_job();
+        lock(&self.index).slots.remove(id);
+        Ok(true)
+    }
+
+    /// Makes `change` to a game durably. `change` says whether it changed what the file
+    /// records; if so the game is written, and if that fails the game is put back as it was.
+    /// A change that fails is undone as well. Refused for a removed game.
+    pub fn update<T, E: From<StoreError>>(
+        &self,
+        entry: &mut GameEntry,
+        change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
+    ) -> Result<T, E> {
+        if entry.removed {
+            return Err(StoreError::Gone.into());
+        }
+        let before = entry.saved();
+        match change(entry) {
+            Ok((value, false)) => Ok(value),
+            Ok((value, true)) => match self.write(entry) {
+                Ok(()) => {
+                    entry.save_error = None;
+                    Ok(value)
+                }
+                Err(e) => {
+                    entry.restore(before);
+                    Err(StoreError::Disk(e).into())
+                }
+            },
+            Err(e) => {
+                entry.restore(before);
+                Err(e)
+            }
+        }
+    }
+
+    /// Writes the game's file durably.
+    fn write(&self, entry: &GameEntry) -> Result<(), DiskError> {
+        disk::replace(
+            &self.path(&entry.id),
+            entry.pgn(Notation::Chinese).as_bytes(),
+        )
+    }
+}
+
+/// Unloads the least recently used games beyond [`MAX_LOADED_GAMES`] that nobody holds (no
+/// request, no search): a game held elsewhere would otherwise come back as a second copy.
+fn unload_beyond_cap(index: &mut Index) {
+    let loaded = index.slots.values().filter(|s| s.loaded.is_some()).count();
+    if loaded <= MAX_LOADED_GAMES {
+        return;
+    }
+    let mut idle: Vec<(u64, String)> = index
+        .slots
+        .iter()
+        .filter(|(_, slot)| {
+            // Only the index holds it, and the index is locked: nobody can take it meanwhile.
+            slot.loaded
+                .as_ref()
+                .is_some_and(|shared| Arc::strong_count(shared) == 1)
+        })
+        .map(|(id, slot)| (slot.used, id.clone()))
+        .collect();
+    idle.sort();
+    for (_, id) in idle.into_iter().take(loaded - MAX_LOADED_GAMES) {
+        if let Some(slot) = index.slots.get_mut(&id) {
+            if let Some(shared) = slot.loaded.take() {
+                slot.summary = summary(&lock(&shared));
+            }
+        }
+    }
+}
+
+/// Reads a saved game; its last change is the file's modification time.
+fn load(path: &Path, id: &str) -> Result<GameEntry, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let record = first_record(&bytes)?;
+    let mut entry = GameEntry::from_record(id.to_owned(), &record, None);
+    let modified = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+    if let Some(modified) = modified {
+        entry.updated = modified.as_secs().max(entry.created);
+    }
+    Ok(entry)
+}
+
+fn first_record(bytes: &[u8]) -> Result<GameRecord, String> {
+    let mut records =
+        read_pgn(bytes, &NotationCodec(Notation::Chinese)).map_err(|e| e.to_string())?;
+    if records.is_empty() {
+        return Err("no game in the file".into());
+    }
+    Ok(records.swap_remove(0))
+}
