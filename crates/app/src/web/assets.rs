@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 13] = [
+const FILES: [(&str, &str, &str); 20] = [
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
         "favicon.svg",
@@ -17,6 +17,19 @@ const FILES: [(&str, &str, &str); 13] = [
         include_str!("../../web/favicon.svg"),
     ),
     ("js/main.js", JS, include_str!("../../web/js/main.js")),
+    ("js/state.js", JS, include_str!("../../web/js/state.js")),
+    ("js/render.js", JS, include_str!("../../web/js/render.js")),
+    ("js/game.js", JS, include_str!("../../web/js/game.js")),
+    (
+        "js/controls.js",
+        JS,
+        include_str!("../../web/js/controls.js"),
+    ),
+    (
+        "js/keyboard.js",
+        JS,
+        include_str!("../../web/js/keyboard.js"),
+    ),
     ("js/api.js", JS, include_str!("../../web/js/api.js")),
     ("js/board.js", JS, include_str!("../../web/js/board.js")),
     ("js/fen.js", JS, include_str!("../../web/js/fen.js")),
@@ -27,6 +40,12 @@ const FILES: [(&str, &str, &str); 13] = [
     ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
     ("js/files.js", JS, include_str!("../../web/js/files.js")),
     ("js/unsaved.js", JS, include_str!("../../web/js/unsaved.js")),
+    ("js/dom.js", JS, include_str!("../../web/js/dom.js")),
+    (
+        "js/settings.js",
+        JS,
+        include_str!("../../web/js/settings.js"),
+    ),
 ];
 
 const JS: &str = "text/javascript";
@@ -73,6 +92,19 @@ async fn asset(Path(path): Path<String>) -> Response {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_script_in_the_folder_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/js");
+        for item in std::fs::read_dir(dir).unwrap() {
+            let name = item.unwrap().file_name().to_string_lossy().into_owned();
+            let path = format!("js/{name}");
+            assert!(
+                super::FILES.iter().any(|f| f.0 == path),
+                "{path} is in web/js but not embedded"
+            );
+        }
+    }
+
     #[test]
     fn modules_import_only_embedded_files() {
         // Every `./x.js` a module imports must be served.

@@ -4,8 +4,8 @@
 // those receive clicks, taps and drags. Pieces carry data-piece with their FEN letter.
 
 import { squareName, squareCoords, allSquares, isRed } from './fen.js';
+import { svg as el } from './dom.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const CELL = 100;
 const MARGIN = 104;
 const WIDTH = 2 * MARGIN + 8 * CELL;
@@ -19,13 +19,6 @@ export const GLYPHS = {
 
 const RED_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
 const BLACK_FILES = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
-
-function el(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 let boardCount = 0;
 

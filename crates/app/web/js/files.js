@@ -7,8 +7,8 @@ import { t, endReason, language, reasonText } from './i18n.js';
 import { notice, copyText } from './dialogs.js';
 import { Editor } from './editor.js';
 import { isUnsaved } from './unsaved.js';
+import { $ } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 
 export function setupFiles(ctx) {
   $('fen-pgn').addEventListener('click', async () => {

@@ -1,6 +1,8 @@
 // Chinese and English texts. Elements name their text with data-i18n (content),
 // data-i18n-title (tooltip) or data-i18n-aria (aria-label).
 
+import { settings } from './settings.js';
+
 const TEXT = {
   zh: {
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
@@ -132,8 +134,8 @@ const TEXT = {
 function initialLanguage() {
   const param = new URLSearchParams(location.search).get('lang');
   if (param === 'zh' || param === 'en') return param;
-  const saved = localStorage.getItem('xiangqi.lang');
-  if (saved === 'zh' || saved === 'en') return saved;
+  const saved = settings.lang();
+  if (saved) return saved;
   return (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
@@ -161,7 +163,7 @@ export function endReason(reason) {
 
 export function setLanguage(value) {
   lang = value;
-  localStorage.setItem('xiangqi.lang', value);
+  settings.setLang(value);
   applyTexts();
 }
 

@@ -1,16 +1,9 @@
 // The post-game review: the evaluation graph and the summary of marked moves.
 
 import { t } from './i18n.js';
+import { svg as el } from './dom.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const CAP = 1000;
-
-function el(tag, attrs, parent) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent.appendChild(node);
-  return node;
-}
 
 /**
  * Draws the evaluation over the game (Red's view, above the middle line when Red stands

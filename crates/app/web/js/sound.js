@@ -1,8 +1,10 @@
 // Sounds made with WebAudio: a wooden knock for a move, a heavier one for a capture, a two-tone
 // call for check and a short phrase at the end. Nothing is downloaded.
 
+import { settings } from './settings.js';
+
 let ctx = null;
-let muted = localStorage.getItem('xiangqi.muted') === '1';
+let muted = settings.muted();
 
 export function isMuted() {
   return muted;
@@ -10,7 +12,7 @@ export function isMuted() {
 
 export function setMuted(value) {
   muted = value;
-  localStorage.setItem('xiangqi.muted', value ? '1' : '0');
+  settings.setMuted(value);
 }
 
 function audio() {

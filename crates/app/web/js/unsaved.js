@@ -3,8 +3,7 @@
 // failure is never a message that flashes by, and Retry sends the very same change again.
 
 import { t, reasonText } from './i18n.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from './dom.js';
 
 let retryAction = null;
 // 'request' for a change the person sent, 'server' for the computer's move the server kept.

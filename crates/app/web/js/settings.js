@@ -1,0 +1,57 @@
+// What the page remembers between visits, in localStorage: every key is named here once.
+
+/** The difficulty offered when the person has not chosen one (the server's default too). */
+export const DEFAULT_LEVEL = 3;
+
+const KEYS = {
+  level: 'xiangqi.level',
+  notation: 'xiangqi.notation',
+  analysis: 'xiangqi.analysis',
+  theme: 'xiangqi.theme',
+  muted: 'xiangqi.muted',
+  lang: 'xiangqi.lang',
+  game: 'xiangqi.game',
+};
+
+function read(name) {
+  try {
+    return localStorage.getItem(KEYS[name]);
+  } catch {
+    return null; // storage disabled: behave as on a first visit
+  }
+}
+
+function write(name, value) {
+  try {
+    localStorage.setItem(KEYS[name], value);
+  } catch {
+    // Storage full or disabled: the setting lasts for this visit only.
+  }
+}
+
+/** The settings, each with a default for a first visit. */
+export const settings = {
+  level: () => {
+    const level = Number(read('level'));
+    return level >= 1 && level <= 10 ? level : DEFAULT_LEVEL;
+  },
+  setLevel: (level) => write('level', String(level)),
+  notation: () => read('notation') || 'chinese',
+  setNotation: (notation) => write('notation', notation),
+  analysis: () => read('analysis') === '1',
+  setAnalysis: (on) => write('analysis', on ? '1' : '0'),
+  /** 'light', 'dark', or null when never chosen (then the system's preference). */
+  theme: () => read('theme'),
+  setTheme: (theme) => write('theme', theme),
+  muted: () => read('muted') === '1',
+  setMuted: (muted) => write('muted', muted ? '1' : '0'),
+  /** 'zh', 'en', or null when never chosen. */
+  lang: () => {
+    const lang = read('lang');
+    return lang === 'zh' || lang === 'en' ? lang : null;
+  },
+  setLang: (lang) => write('lang', lang),
+  /** The id of the game open last. */
+  game: () => read('game'),
+  setGame: (id) => write('game', id),
+};
