@@ -20,7 +20,7 @@
 
 use super::error::ApiError;
 use super::games::{
-    iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry, MAX_PLIES,
+    iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry, DEFAULT_LEVEL, MAX_PLIES,
 };
 use super::reasons::why_illegal;
 use super::search::{self, JobKind};
@@ -160,11 +160,12 @@ struct NewGame {
 }
 
 fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
+    use engine::strength::{MAX_LEVEL, MIN_LEVEL};
     match level {
-        None => Ok(3),
-        Some(l @ 1..=10) => Ok(l),
+        None => Ok(DEFAULT_LEVEL),
+        Some(l) if (MIN_LEVEL..=MAX_LEVEL).contains(&l) => Ok(l),
         Some(l) => Err(ApiError::BadRequest(format!(
-            "level {l} is out of range: choose 1 to 10"
+            "level {l} is out of range: choose {MIN_LEVEL} to {MAX_LEVEL}"
         ))),
     }
 }

@@ -7,6 +7,7 @@
 
 use super::disk::DiskError;
 use super::search::{Analysis, JobKind, Review};
+use engine::strength;
 use xiangqi::pgn::{civil_from_days, pgn_date, write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, Position, WinReason};
 
@@ -19,6 +20,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// reaches 3,720 plies. This refuses records that play on after the end (a 1 MiB file can hold
 /// 200,000 plies, which every answer about the game would carry).
 pub const MAX_PLIES: usize = 4000;
+
+/// The difficulty of a game when none is given (the page's default too, in settings.js).
+pub const DEFAULT_LEVEL: u8 = 3;
 
 /// Who the person at the board plays; the computer plays the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -165,7 +169,7 @@ impl GameEntry {
             game: Game::new(start),
             redo: Vec::new(),
             human,
-            level: level.clamp(1, 10),
+            level: level.clamp(strength::MIN_LEVEL, strength::MAX_LEVEL),
             ended: None,
             tags: Vec::new(),
             created: now,
@@ -314,7 +318,7 @@ impl GameEntry {
         let level = record
             .tag("Level")
             .and_then(|l| l.parse::<u8>().ok())
-            .unwrap_or(3);
+            .unwrap_or(DEFAULT_LEVEL);
         let mut entry = GameEntry::new(id, record.start.clone(), human, level);
         entry.game = game;
         if let Some(created) = record.tag("Created").and_then(|c| c.parse().ok()) {
