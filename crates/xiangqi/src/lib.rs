@@ -28,7 +28,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Validation};
 pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason};
-pub use movegen::{perft, perft_divide, Legality};
+pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
 pub use pgn::{read_pgn, record_from_xqf, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
