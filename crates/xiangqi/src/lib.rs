@@ -10,6 +10,7 @@
 pub mod attacks;
 pub mod bitboard;
 mod chase;
+mod excerpt;
 pub mod fen;
 pub mod game;
 mod movegen;
@@ -26,6 +27,7 @@ pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use excerpt::{excerpt, EXCERPT_CHARS};
 pub use fen::{FenError, Validation};
 pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason};
 pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
