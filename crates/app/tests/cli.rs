@@ -159,6 +159,20 @@ fn pgn_errors_name_the_problem() {
     assert!(err.contains("line 3") && err.contains("车九平九"), "{err}");
 }
 
+/// A megabyte of NUL bytes once gave a 4 MB error line; the message quotes an excerpt.
+#[test]
+fn pgn_errors_on_garbage_are_short() {
+    let path = std::env::temp_dir().join(format!("xiangqi-nul-{}.pgn", std::process::id()));
+    std::fs::write(&path, vec![0u8; 1 << 20]).unwrap();
+    let o = xiangqi(&["pgn", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 500, "{} bytes", err.len());
+    assert!(err.contains("line 1: cannot play \"\\0\\0"), "{err}");
+}
+
 #[test]
 fn bench_is_deterministic() {
     let a = xiangqi(&["bench", "5"]);

@@ -29,7 +29,7 @@ mod tests;
 
 pub use error::ParseError;
 
-use error::shown;
+pub(crate) use error::shown;
 use go::GoParams;
 use std::fmt;
 use std::iter::Peekable;

@@ -3,7 +3,7 @@
 //! under the same lock as everything else, so lines never interleave.
 
 use super::command::go::GoParams;
-use super::command::{parse_line, Command, Dialect, PositionSpec};
+use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
 use super::perft::PerftJob;
 use crate::cli::perft::depth_refusal;
@@ -306,6 +306,8 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
+        // From here on the name is only quoted, and quoted short.
+        let name = &shown(name);
         let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
         // Anything but a clear yes or no is refused, so a typo does not silently mean "off".
         let flag = |v: Option<&str>| match v?.trim().to_ascii_lowercase().as_str() {
@@ -354,7 +356,10 @@ impl Session {
             },
             "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()) {
                 Some(v) if v == "xiangqi" => self.with_settings(|s| s.ranks_1_to_10 = true),
-                Some(v) => self.complain(&format!("variant {v} is not supported; only xiangqi")),
+                Some(v) => self.complain(&format!(
+                    "variant {} is not supported; only xiangqi",
+                    shown(&v)
+                )),
                 None => self.complain("option UCI_Variant needs a value"),
             },
             "level" => match number(value) {
@@ -448,7 +453,7 @@ impl Session {
                 }
                 Err(e) => {
                     self.complain(&format!(
-                        "move {} ({text}) rejected: {e}; position set up to the move before it",
+                        "move {} rejected: {e}; position set up to the move before it",
                         i + 1
                     ));
                     break;
@@ -465,7 +470,7 @@ impl Session {
         for text in tokens {
             match parse_move_as(&root, text, notation) {
                 Ok(m) => self.banned.push(m),
-                Err(e) => self.complain(&format!("banmoves: {text} ignored: {e}")),
+                Err(e) => self.complain(&format!("banmoves: move ignored: {e}")),
             }
         }
     }
@@ -480,7 +485,7 @@ impl Session {
         for text in &params.searchmoves {
             match parse_move_as(&root, text, notation) {
                 Ok(m) => search_moves.push(m),
-                Err(e) => self.complain(&format!("searchmoves: {text} ignored: {e}")),
+                Err(e) => self.complain(&format!("searchmoves: move ignored: {e}")),
             }
         }
         let clock = params.clock_for(root.side_to_move()).map(|c| Clock {

@@ -202,6 +202,47 @@ fn perft_deeper_than_the_limit_is_refused_with_the_limit() {
     out.wait_for("bestmove");
 }
 
+/// Whatever part of a line is enormous, the message about it quotes a short excerpt.
+#[test]
+fn enormous_bad_words_get_short_messages() {
+    let big = "\u{0}x".repeat(300_000);
+    let (mut s, out) = session(Some(Dialect::Uci));
+    for line in [
+        big.clone(),
+        format!("isready {big}"),
+        format!("go depth {big}"),
+        format!("go {big}"),
+        format!("position {big}"),
+        format!("position fen {big}"),
+        format!("position startpos moves h2e2 {big}"),
+        format!("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 {big}"),
+        format!("setoption name {big} value 1"),
+        format!("setoption name Hash value {big}"),
+        format!("setoption name UCI_Variant value {big}"),
+        format!("banmoves {big}"),
+        format!("go depth 1 searchmoves {big}"),
+    ] {
+        s.handle_line(&line);
+    }
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    let complaints = text
+        .lines()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    assert!(complaints >= 13, "{complaints} complaints");
+    for line in text.lines() {
+        assert!(
+            line.len() < 400,
+            "{} bytes: {}",
+            line.len(),
+            xiangqi::excerpt(line)
+        );
+        assert!(!line.contains('\u{0}'), "{}", xiangqi::excerpt(line));
+    }
+}
+
 #[test]
 fn garbage_gets_info_string_and_the_engine_keeps_answering() {
     let (mut s, out) = session(None);
