@@ -282,6 +282,39 @@ fn engine_answers_while_a_perft_runs_and_exits_at_the_end_of_input() {
     assert!(rest.iter().all(|l| !l.starts_with("Nodes")), "{rest:?}");
 }
 
+/// A line longer than the engine's limit (1 MiB) is read, dropped and complained about; the
+/// lines after it are answered.
+#[test]
+fn engine_ignores_an_over_long_line_and_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(child.stdout.take().unwrap());
+    let mut input = b"position startpos moves".to_vec();
+    while input.len() <= 3 << 20 {
+        input.extend_from_slice(b" h2e2 h7e7 e2h2 e7h7");
+    }
+    input.extend_from_slice(b"\ngo perft 1\n");
+    // Written from a thread: the engine may answer before it has read everything.
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+        stdin
+    });
+    // The position was not set: perft 1 counts the start position's 44 moves.
+    let before = read_until(&lines, "Nodes searched: 44");
+    assert_eq!(
+        before[0],
+        "info string line ignored: longer than 1048576 bytes (it starts `position startpos moves \
+         h2e2 h7e7 e2h2 e…`)"
+    );
+    drop(writer.join().unwrap());
+    assert!(exit_status(&mut child).success());
+}
+
 #[test]
 fn book_build_is_reproducible_and_probe_and_stats_read_it() {
     let dir = std::env::temp_dir().join(format!("xiangqi-book-cli-{}", std::process::id()));

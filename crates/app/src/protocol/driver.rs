@@ -5,12 +5,13 @@
 use super::command::go::GoParams;
 use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
+use super::input::{read_line, Read, MAX_LINE_BYTES};
 use super::perft::PerftJob;
 use crate::cli::perft::depth_refusal;
 use engine::score::MATE_BOUND;
 use engine::strength::{self, Strength};
 use engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -627,16 +628,27 @@ pub fn run_stdio(dialect: Option<Dialect>) -> anyhow::Result<()> {
     let mut reader = stdin.lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
         // Read bytes, not strings: a line that is not UTF-8 must not end the session.
-        if reader.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
+        let line = match read_line(&mut reader, &mut buf, MAX_LINE_BYTES)? {
+            Read::End => break,
+            Read::TooLong => {
+                session.complain(&too_long(&buf));
+                continue;
+            }
+            Read::Line => String::from_utf8_lossy(&buf),
+        };
         if session.handle_line(&line) == Flow::Quit {
             return Ok(());
         }
     }
     session.shut_down();
     Ok(())
+}
+
+/// The complaint about a line longer than [`MAX_LINE_BYTES`] that starts with `start`.
+fn too_long(start: &[u8]) -> String {
+    format!(
+        "line ignored: longer than {MAX_LINE_BYTES} bytes (it starts `{}`)",
+        shown(&String::from_utf8_lossy(start))
+    )
 }

@@ -3,11 +3,12 @@
 //!
 //! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
 //! [`driver`] keeps the session state and drives the engine; [`format`] writes its output;
-//! [`perft`] runs `go perft` beside the session.
+//! [`perft`] runs `go perft` beside the session; [`input`] reads lines of bounded length.
 
 pub mod command;
 pub mod driver;
 pub mod format;
+pub mod input;
 pub mod perft;
 
 #[cfg(test)]
