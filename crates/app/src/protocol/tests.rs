@@ -425,6 +425,15 @@ fn a_book_file_can_be_loaded_and_a_bad_one_is_refused() {
     ));
     out.wait_for("info string cannot read book file");
     std::fs::remove_dir_all(&dir).unwrap();
+    #[cfg(target_os = "linux")]
+    {
+        s.handle_line("setoption bookfiles /dev/zero");
+        assert_eq!(
+            out.wait_for("info string book file /dev/zero"),
+            "info string book file /dev/zero is larger than 67108888 bytes, the most a book may \
+             have (4194304 entries); the book is unchanged"
+        );
+    }
 }
 
 mod garbled {
