@@ -125,7 +125,18 @@ fn pgn_replays_real_files() {
     assert_eq!(text.lines().next(), Some("兵七进一"));
     assert!(last_line(&o).starts_with("fen "));
     // The XQF sample and its PGN conversion end in the same position.
-    let a = xiangqi(&["pgn", dir.join("sample.xqf").to_str().unwrap()]);
+    let xqf = dir.join("sample.xqf");
+    let a = xiangqi(&["pgn", xqf.to_str().unwrap()]);
+    // It holds one game: asking for another is an error, not the first game again.
+    let one = xiangqi(&["pgn", xqf.to_str().unwrap(), "--game", "1"]);
+    assert_eq!(stdout(&one), stdout(&a));
+    for game in ["2", "0"] {
+        let o = xiangqi(&["pgn", xqf.to_str().unwrap(), "--game", game]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        let want = format!("is an XQF file, which holds one game; there is no game {game}\n");
+        assert!(err.ends_with(&want), "{err}");
+    }
     let b = xiangqi(&["pgn", dir.join("sample-from-xqf.pgn").to_str().unwrap()]);
     assert_eq!(stdout(&a), stdout(&b));
     // Re-written as PGN, it reads back to the same game.
