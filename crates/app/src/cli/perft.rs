@@ -8,8 +8,8 @@ use std::time::Instant;
 ///
 /// Depth 7 from the start position has some 40 times the 5.4·10⁹ leaves of depth 6, which took
 /// 32–48 s on one core of the project's machine: 20 to 30 minutes. Depth 8 would take some 40
-/// times longer again, many hours, which is more likely a typo than a test. A bound is needed anyway:
-/// the count recurses once per ply, and `perft 100000` overflowed the stack and aborted.
+/// times longer again, many hours, which is more likely a typo than a test. A bound is needed
+/// anyway: the count recurses once per ply, and `perft 100000` overflowed the stack and aborted.
 pub const MAX_DEPTH: u32 = 7;
 
 /// Why a perft to `depth` is not run (the depth is beyond [`MAX_DEPTH`]), or `None`.

@@ -142,7 +142,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
     read_at_most(path, MAX_FILE_LEN)
 }
 
-/// The bytes of the file at `path`, refusing one of more than `limit` bytes ([`BookError::TooLarge`]).
+/// The bytes of the file at `path`, refusing one of more than `limit` bytes
+/// ([`BookError::TooLarge`]).
 ///
 /// The file's length refuses a big regular file without reading it; the read itself stops after
 /// `limit + 1` bytes, so a device (`/dev/zero`, whose length reads as 0) or a file growing while
