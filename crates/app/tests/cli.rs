@@ -53,6 +53,18 @@ fn perft_prints_nodes_last() {
     assert_eq!(last_line(&o), "nodes 281");
     let o = xiangqi(&["perft", "2", "--fen", "not a fen"]);
     assert!(!o.status.success());
+    // Beyond the limit: a clear refusal (depth 100000 used to overflow the stack).
+    for depth in ["8", "100000"] {
+        let o = xiangqi(&["perft", depth]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: perft depth {depth} refused: the deepest perft is 7 (deeper takes hours)"
+            )
+        );
+    }
 }
 
 #[test]
@@ -113,7 +125,18 @@ fn pgn_replays_real_files() {
     assert_eq!(text.lines().next(), Some("兵七进一"));
     assert!(last_line(&o).starts_with("fen "));
     // The XQF sample and its PGN conversion end in the same position.
-    let a = xiangqi(&["pgn", dir.join("sample.xqf").to_str().unwrap()]);
+    let xqf = dir.join("sample.xqf");
+    let a = xiangqi(&["pgn", xqf.to_str().unwrap()]);
+    // It holds one game: asking for another is an error, not the first game again.
+    let one = xiangqi(&["pgn", xqf.to_str().unwrap(), "--game", "1"]);
+    assert_eq!(stdout(&one), stdout(&a));
+    for game in ["2", "0"] {
+        let o = xiangqi(&["pgn", xqf.to_str().unwrap(), "--game", game]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        let want = format!("is an XQF file, which holds one game; there is no game {game}\n");
+        assert!(err.ends_with(&want), "{err}");
+    }
     let b = xiangqi(&["pgn", dir.join("sample-from-xqf.pgn").to_str().unwrap()]);
     assert_eq!(stdout(&a), stdout(&b));
     // Re-written as PGN, it reads back to the same game.
@@ -147,6 +170,20 @@ fn pgn_errors_name_the_problem() {
     assert!(err.contains("line 3") && err.contains("车九平九"), "{err}");
 }
 
+/// A megabyte of NUL bytes once gave a 4 MB error line; the message quotes an excerpt.
+#[test]
+fn pgn_errors_on_garbage_are_short() {
+    let path = std::env::temp_dir().join(format!("xiangqi-nul-{}.pgn", std::process::id()));
+    std::fs::write(&path, vec![0u8; 1 << 20]).unwrap();
+    let o = xiangqi(&["pgn", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 500, "{} bytes", err.len());
+    assert!(err.contains("line 1: cannot play \"\\0\\0"), "{err}");
+}
+
 #[test]
 fn bench_is_deterministic() {
     let a = xiangqi(&["bench", "5"]);
@@ -176,6 +213,117 @@ fn engine_mode_on_piped_stdin() {
     assert!(text.contains("readyok"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
     assert_eq!(text.lines().last(), Some("bye"));
+}
+
+/// The lines a child prints, read on a thread of their own so a test can give up on a hung
+/// child instead of hanging with it.
+fn line_channel(out: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// How long a test waits for an engine that should answer at once before calling it hung.
+const HUNG: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Reads lines until one equals `wanted`; returns the lines before it.
+fn read_until(lines: &std::sync::mpsc::Receiver<String>, wanted: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    loop {
+        match lines.recv_timeout(HUNG) {
+            Ok(line) if line == wanted => return seen,
+            Ok(line) => seen.push(line),
+            Err(e) => panic!("no {wanted:?} ({e}) after {seen:?}"),
+        }
+    }
+}
+
+/// Waits for `child` to exit, failing (and killing it) if it runs on.
+fn exit_status(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + HUNG;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the engine did not exit");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// `go perft 7` counts for many minutes; meanwhile the engine answers `isready`, `stop` ends
+/// the perft, and the end of the input ends the program.
+#[test]
+fn engine_answers_while_a_perft_runs_and_exits_at_the_end_of_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(child.stdout.take().unwrap());
+    stdin.write_all(b"go perft 7\nisready\n").unwrap();
+    let before = read_until(&lines, "readyok");
+    assert!(before.iter().all(|l| !l.starts_with("Nodes")), "{before:?}");
+    stdin.write_all(b"stop\nisready\n").unwrap();
+    let stopped = read_until(&lines, "readyok");
+    assert!(
+        stopped
+            .last()
+            .is_some_and(|l| l.starts_with("info string perft stopped: ")),
+        "{stopped:?}"
+    );
+    // Another perft, then the end of the input while it counts.
+    stdin.write_all(b"go perft 7\nisready\n").unwrap();
+    read_until(&lines, "readyok");
+    drop(stdin);
+    assert!(exit_status(&mut child).success());
+    let rest: Vec<String> = lines.iter().collect();
+    assert!(rest.iter().all(|l| !l.starts_with("Nodes")), "{rest:?}");
+}
+
+/// A line longer than the engine's limit (1 MiB) is read, dropped and complained about; the
+/// lines after it are answered.
+#[test]
+fn engine_ignores_an_over_long_line_and_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(child.stdout.take().unwrap());
+    let mut input = b"position startpos moves".to_vec();
+    while input.len() <= 3 << 20 {
+        input.extend_from_slice(b" h2e2 h7e7 e2h2 e7h7");
+    }
+    input.extend_from_slice(b"\ngo perft 1\n");
+    // Written from a thread: the engine may answer before it has read everything.
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+        stdin
+    });
+    // The position was not set: perft 1 counts the start position's 44 moves.
+    let before = read_until(&lines, "Nodes searched: 44");
+    assert_eq!(
+        before[0],
+        "info string line ignored: longer than 1048576 bytes (it starts `position startpos moves \
+         h2e2 h7e7 e2h2 e…`)"
+    );
+    drop(writer.join().unwrap());
+    assert!(exit_status(&mut child).success());
 }
 
 #[test]

@@ -65,13 +65,9 @@ impl Book {
         Ok(Book { flags, entries })
     }
 
-    /// Reads a book file.
+    /// Reads a book file, refusing one larger than [`format::MAX_FILE_LEN`] (64 MiB).
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Book::from_bytes(&bytes)
+        Book::from_bytes(&format::read_file(path)?)
     }
 
     /// A book of these entries (sorted by [`Entry::order`], no repeats) and header flags.
@@ -289,6 +285,12 @@ mod tests {
             .to_string();
         assert!(err.contains("cannot read book file"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+        // The option that once read until the memory ran out.
+        #[cfg(target_os = "linux")]
+        {
+            let err = Book::load(Path::new("/dev/zero")).unwrap_err();
+            assert!(matches!(err, BookError::TooLarge(_)), "{err}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! FEN: parsing with errors that say what and where, validation, and formatting.
 
 use crate::attacks::in_palace;
+use crate::excerpt::excerpt;
 use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
@@ -19,7 +20,8 @@ pub enum Validation {
     Lenient,
 }
 
-/// Why a FEN could not be read as a legal position.
+/// Why a FEN could not be read as a legal position. Text quoted from the FEN is an
+/// [`excerpt`](crate::excerpt) of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The text is empty.
@@ -129,7 +131,7 @@ impl Position {
             None => return Err(FenError::MissingSide),
             Some("w" | "r" | "W" | "R") => Color::Red,
             Some("b" | "B") => Color::Black,
-            Some(other) => return Err(FenError::InvalidSide(other.to_string())),
+            Some(other) => return Err(FenError::InvalidSide(excerpt(other))),
         };
         // Fields 3 and 4 (castling, en passant in chess) are always "-" but ignored if not.
         let _ = fields.next();
@@ -138,16 +140,16 @@ impl Position {
             None => 0,
             Some(t) => t
                 .parse::<u16>()
-                .map_err(|_| FenError::InvalidHalfmoveClock(t.to_string()))?,
+                .map_err(|_| FenError::InvalidHalfmoveClock(excerpt(t)))?,
         };
         let fullmove = match fields.next() {
             None => 1,
             Some(t) => t
                 .parse::<u16>()
-                .map_err(|_| FenError::InvalidFullmoveNumber(t.to_string()))?,
+                .map_err(|_| FenError::InvalidFullmoveNumber(excerpt(t)))?,
         };
         if let Some(extra) = fields.next() {
-            return Err(FenError::TooManyFields(extra.to_string()));
+            return Err(FenError::TooManyFields(excerpt(extra)));
         }
 
         let mut pos = Position::empty(side);
@@ -160,7 +162,7 @@ impl Position {
             let mut file = 0usize;
             let wrong_length = |points| FenError::WrongRankLength {
                 rank,
-                text: text.to_string(),
+                text: excerpt(text),
                 points,
             };
             for c in text.chars() {

@@ -10,6 +10,7 @@
 pub mod attacks;
 pub mod bitboard;
 mod chase;
+mod excerpt;
 pub mod fen;
 pub mod game;
 mod movegen;
@@ -26,9 +27,10 @@ pub mod xqf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use excerpt::{excerpt, EXCERPT_CHARS};
 pub use fen::{FenError, Validation};
 pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason};
-pub use movegen::{perft, perft_divide, Legality};
+pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
 pub use pgn::{read_pgn, record_from_xqf, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};

@@ -7,6 +7,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::square::Square;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What [`Position::legality`] found around the mover's general: enough to tell, move by
 /// move, which pseudo-legal moves of the position are legal ([`Position::is_legal_with`]).
@@ -376,6 +377,49 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
+/// [`perft`] that gives up once `stop` is set: `None` when stopped, else the same count.
+///
+/// The flag is read at every node two or more plies from the leaves, so a stop takes effect
+/// within one such node's subtree (about 1,600 leaves from a middlegame position), deep inside a
+/// root move's subtree rather than between root moves. Whether stopped or not, `pos` is left as
+/// it was. The plain [`perft`] stays free of the check, as it is the move generator's benchmark.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use xiangqi::{perft_cancellable, Position};
+/// let mut pos = Position::startpos();
+/// assert_eq!(perft_cancellable(&mut pos, 3, &AtomicBool::new(false)), Some(79_666));
+/// assert_eq!(perft_cancellable(&mut pos, 3, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_cancellable(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    perft_checked(pos, depth, &mut || stop.load(Ordering::Relaxed))
+}
+
+/// [`perft`] that asks `stopped` at every node two or more plies from the leaves and gives up
+/// (`None`) when it says so, unmaking every move on the way out.
+fn perft_checked(
+    pos: &mut Position,
+    depth: u32,
+    stopped: &mut impl FnMut() -> bool,
+) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft(pos, depth));
+    }
+    if stopped() {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    let mut nodes = 0;
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        let below = perft_checked(pos, depth - 1, stopped);
+        // Unmake before giving up, so a stop leaves the position as it was.
+        pos.unmake_move(m, undo);
+        nodes += below?;
+    }
+    Some(nodes)
+}
+
 /// Perft split by root move: each legal move with the leaf count below it.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let moves = pos.legal_moves();
@@ -387,4 +431,47 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         out.push((m, n));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FEN: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+
+    /// The flag is looked at in every node of depth 2 or more: once at the root, once per node
+    /// one and two plies below it. So a stop lands inside a root move's subtree.
+    #[test]
+    fn every_node_above_the_last_two_plies_looks_at_the_flag() {
+        let mut pos = Position::from_fen_with(FEN, crate::Validation::Lenient).unwrap();
+        let mut asked = 0u64;
+        let mut count_looks = || {
+            asked += 1;
+            false
+        };
+        assert_eq!(
+            perft_checked(&mut pos, 4, &mut count_looks),
+            Some(1_339_047)
+        );
+        assert_eq!(asked, 1 + perft(&mut pos, 1) + perft(&mut pos, 2));
+    }
+
+    /// A stop ends the count at the very look that sees it and leaves the position as it was.
+    #[test]
+    fn a_stop_inside_a_subtree_gives_up_and_restores_the_position() {
+        let mut pos = Position::from_fen_with(FEN, crate::Validation::Lenient).unwrap();
+        let key = pos.key();
+        let mut asked = 0;
+        // Look 100 is past the first root move (1 + 1 + its 30-odd replies) and inside a
+        // later one's subtree.
+        let mut stop_at_100 = || {
+            asked += 1;
+            asked >= 100
+        };
+        assert_eq!(perft_checked(&mut pos, 4, &mut stop_at_100), None);
+        assert_eq!(asked, 100);
+        assert_eq!(pos.key(), key);
+        assert_eq!(pos.to_fen(), FEN);
+        assert_eq!(perft(&mut pos, 4), 1_339_047);
+    }
 }

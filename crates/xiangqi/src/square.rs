@@ -131,7 +131,8 @@ impl fmt::Debug for Square {
     }
 }
 
-/// Error for a square name that is not a file `a`–`i` followed by a rank `0`–`9`.
+/// Error for a square name that is not a file `a`–`i` followed by a rank `0`–`9` (the name, as
+/// an [`excerpt`](crate::excerpt)).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid square name {0:?}: expected a file a-i and a rank 0-9, such as e0")]
 pub struct ParseSquareError(pub String);
@@ -141,7 +142,7 @@ impl FromStr for Square {
 
     /// Parses an ICCS square name such as `e0` or `H2` (case-insensitive).
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let err = || ParseSquareError(s.to_string());
+        let err = || ParseSquareError(crate::excerpt(s));
         let bytes = s.as_bytes();
         if bytes.len() != 2 {
             return Err(err());

@@ -1,9 +1,11 @@
-//! Perft counts from `tests/data/perft.txt`, for each position and its colour mirror.
+//! Perft counts from `tests/data/perft.txt`, for each position and its colour mirror, by the
+//! plain and the cancellable perft.
 //!
 //! Counts above about five million nodes are slow in a debug build: those run only in release
 //! (`cargo test --release -- --include-ignored`, as CI does).
 
-use xiangqi::{perft, Position, Validation};
+use std::sync::atomic::AtomicBool;
+use xiangqi::{perft, perft_cancellable, Position, Validation};
 
 const BIG: u64 = 5_000_000;
 
@@ -45,6 +47,13 @@ fn check(big: bool) {
                 perft(&mut p, case.depth),
                 case.count,
                 "{} depth {} ({label})",
+                case.fen,
+                case.depth
+            );
+            assert_eq!(
+                perft_cancellable(&mut p, case.depth, &AtomicBool::new(false)),
+                Some(case.count),
+                "{} depth {} ({label}), cancellable",
                 case.fen,
                 case.depth
             );

@@ -35,6 +35,6 @@ pub fn position_from(fen: Option<&str>) -> Result<Position> {
     match fen {
         None => Ok(Position::startpos()),
         Some(text) => Position::from_fen_with(text, Validation::Lenient)
-            .with_context(|| format!("invalid FEN {text:?}")),
+            .with_context(|| format!("invalid FEN {:?}", xiangqi::excerpt(text))),
     }
 }

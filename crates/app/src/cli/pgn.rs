@@ -30,7 +30,7 @@ pub struct PgnArgs {
     /// Move notation of the PGN written by `--to pgn`: iccs-pgn, wxf or chinese.
     #[arg(long, default_value = "chinese")]
     notation: Notation,
-    /// Which game of a file with several (1 = the first).
+    /// Which game of a file with several (1 = the first; an XQF file holds only game 1).
     #[arg(long, default_value_t = 1)]
     game: usize,
 }
@@ -40,6 +40,12 @@ fn load(args: &PgnArgs) -> Result<GameRecord> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let name = args.file.display();
     if bytes.starts_with(b"XQ") {
+        if args.game != 1 {
+            bail!(
+                "{name} is an XQF file, which holds one game; there is no game {}",
+                args.game
+            );
+        }
         return record_from_xqf(&bytes).with_context(|| format!("{name}: not a readable XQF file"));
     }
     let mut games =

@@ -29,7 +29,7 @@ mod tests;
 
 pub use error::ParseError;
 
-use error::shown;
+pub(crate) use error::shown;
 use go::GoParams;
 use std::fmt;
 use std::iter::Peekable;
@@ -101,9 +101,11 @@ pub enum Command {
     BanMoves(Vec<String>),
     /// `go …`: start a search.
     Go(GoParams),
-    /// UCI `go perft N`: print a divide of the legal move tree to depth N.
+    /// UCI `go perft N`: print a divide of the legal move tree to depth N (on its own thread;
+    /// see [`crate::protocol::perft`]).
     Perft(u32),
-    /// `stop`: end the search and answer `bestmove` (UCCI: `nobestmove` when idle).
+    /// `stop`: end the running search (its `bestmove` follows) or `go perft`; when nothing
+    /// runs, it is ignored.
     Stop,
     /// `ponderhit [draw]`: the opponent played the pondered move; the clock now runs.
     PonderHit {

@@ -3,12 +3,15 @@
 //! under the same lock as everything else, so lines never interleave.
 
 use super::command::go::GoParams;
-use super::command::{parse_line, Command, Dialect, PositionSpec};
+use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
+use super::input::{read_line, Read, MAX_LINE_BYTES};
+use super::perft::PerftJob;
+use crate::cli::perft::depth_refusal;
 use engine::score::MATE_BOUND;
 use engine::strength::{self, Strength};
 use engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -60,6 +63,8 @@ pub struct Session {
     level: u8,
     limit_strength: bool,
     elo: i32,
+    /// The last `go perft`, which may still be counting on its own thread.
+    perft: Option<PerftJob>,
 }
 
 impl Session {
@@ -81,7 +86,45 @@ impl Session {
             level: strength::MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
+            perft: None,
         }
+    }
+
+    /// What is running in the background, for a refusal ("a search"), or `None` when idle.
+    /// `go`, `position` and `setoption` are refused while either runs, as they would change
+    /// what it works on or start a second job beside it.
+    fn running(&self) -> Option<&'static str> {
+        if self.engine.is_searching() {
+            Some("a search")
+        } else if self.perft.as_ref().is_some_and(PerftJob::is_running) {
+            Some("a perft")
+        } else {
+            None
+        }
+    }
+
+    /// Stops a running perft (at once, printing its last line) and search (whose `bestmove`
+    /// follows), as `stop` asks.
+    fn stop(&mut self) {
+        self.perft = None;
+        self.engine.stop();
+    }
+
+    /// Ends everything running and waits for it: after `quit` or at the end of the input.
+    fn shut_down(&mut self) {
+        self.perft = None;
+        self.engine.stop_and_wait();
+    }
+
+    /// Whether a `go` must wait because something runs; if so, says so.
+    fn go_refused(&self) -> bool {
+        let Some(what) = self.running() else {
+            return false;
+        };
+        self.complain(&format!(
+            "go ignored: {what} is already running (send stop first)"
+        ));
+        true
     }
 
     /// Hands the strength options to the engine.
@@ -153,8 +196,10 @@ impl Session {
                 self.banned.clear();
             }
             Command::Position(spec) => {
-                if self.engine.is_searching() {
-                    self.complain("position ignored: a search is running (send stop first)");
+                if let Some(what) = self.running() {
+                    self.complain(&format!(
+                        "position ignored: {what} is running (send stop first)"
+                    ));
                 } else if let Some((start, moves)) = self.read_position(&spec) {
                     self.start = start;
                     self.moves = moves;
@@ -164,7 +209,7 @@ impl Session {
             Command::BanMoves(tokens) => self.ban_moves(&tokens),
             Command::Go(params) => self.go(params),
             Command::Perft(depth) => self.perft(depth),
-            Command::Stop => self.engine.stop(),
+            Command::Stop => self.stop(),
             Command::PonderHit { .. } => self.engine.ponderhit(),
             Command::Probe(spec) => self.probe(&spec),
             Command::Display => {
@@ -178,7 +223,7 @@ impl Session {
                 self.say(&format!("info string eval {score} (side to move)"));
             }
             Command::Quit => {
-                self.engine.stop_and_wait();
+                self.shut_down();
                 if self.dialect == Some(Dialect::Ucci) {
                     self.say("bye");
                 }
@@ -262,6 +307,8 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
+        // From here on the name is only quoted, and quoted short.
+        let name = &shown(name);
         let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
         // Anything but a clear yes or no is refused, so a typo does not silently mean "off".
         let flag = |v: Option<&str>| match v?.trim().to_ascii_lowercase().as_str() {
@@ -269,8 +316,8 @@ impl Session {
             "false" | "off" | "0" | "no" => Some(false),
             _ => None,
         };
-        if self.engine.is_searching() && !matches!(key.as_str(), "uci_showwdl") {
-            self.complain(&format!("option {name} ignored: a search is running"));
+        if let Some(what) = self.running().filter(|_| key != "uci_showwdl") {
+            self.complain(&format!("option {name} ignored: {what} is running"));
             return;
         }
         match key.as_str() {
@@ -310,7 +357,10 @@ impl Session {
             },
             "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()) {
                 Some(v) if v == "xiangqi" => self.with_settings(|s| s.ranks_1_to_10 = true),
-                Some(v) => self.complain(&format!("variant {v} is not supported; only xiangqi")),
+                Some(v) => self.complain(&format!(
+                    "variant {} is not supported; only xiangqi",
+                    shown(&v)
+                )),
                 None => self.complain("option UCI_Variant needs a value"),
             },
             "level" => match number(value) {
@@ -404,7 +454,7 @@ impl Session {
                 }
                 Err(e) => {
                     self.complain(&format!(
-                        "move {} ({text}) rejected: {e}; position set up to the move before it",
+                        "move {} rejected: {e}; position set up to the move before it",
                         i + 1
                     ));
                     break;
@@ -421,14 +471,13 @@ impl Session {
         for text in tokens {
             match parse_move_as(&root, text, notation) {
                 Ok(m) => self.banned.push(m),
-                Err(e) => self.complain(&format!("banmoves: {text} ignored: {e}")),
+                Err(e) => self.complain(&format!("banmoves: move ignored: {e}")),
             }
         }
     }
 
     fn go(&mut self, params: GoParams) {
-        if self.engine.is_searching() {
-            self.complain("go ignored: a search is already running (send stop first)");
+        if self.go_refused() {
             return;
         }
         let root = self.root();
@@ -437,7 +486,7 @@ impl Session {
         for text in &params.searchmoves {
             match parse_move_as(&root, text, notation) {
                 Ok(m) => search_moves.push(m),
-                Err(e) => self.complain(&format!("searchmoves: {text} ignored: {e}")),
+                Err(e) => self.complain(&format!("searchmoves: move ignored: {e}")),
             }
         }
         let clock = params.clock_for(root.side_to_move()).map(|c| Clock {
@@ -497,17 +546,18 @@ impl Session {
         );
     }
 
-    fn perft(&self, depth: u32) {
-        let mut pos = self.root();
-        let notation = self.notation();
-        let divide = xiangqi::perft_divide(&mut pos, depth.min(8));
-        let mut total = 0;
-        for (m, n) in divide {
-            self.say(&format!("{}: {n}", xiangqi::format_move(&pos, m, notation)));
-            total += n;
+    /// Starts `go perft depth` on its own thread, unless something runs or the depth is too
+    /// deep.
+    fn perft(&mut self, depth: u32) {
+        if self.go_refused() {
+            return;
         }
-        self.say("");
-        self.say(&format!("Nodes searched: {total}"));
+        if let Some(refusal) = depth_refusal(depth) {
+            self.complain(&refusal);
+        } else {
+            let job = PerftJob::start(self.root(), depth, self.notation(), Arc::clone(&self.out));
+            self.perft = Some(job);
+        }
     }
 
     fn probe(&self, spec: &PositionSpec) {
@@ -578,16 +628,27 @@ pub fn run_stdio(dialect: Option<Dialect>) -> anyhow::Result<()> {
     let mut reader = stdin.lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
         // Read bytes, not strings: a line that is not UTF-8 must not end the session.
-        if reader.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
+        let line = match read_line(&mut reader, &mut buf, MAX_LINE_BYTES)? {
+            Read::End => break,
+            Read::TooLong => {
+                session.complain(&too_long(&buf));
+                continue;
+            }
+            Read::Line => String::from_utf8_lossy(&buf),
+        };
         if session.handle_line(&line) == Flow::Quit {
             return Ok(());
         }
     }
-    session.engine.stop_and_wait();
+    session.shut_down();
     Ok(())
+}
+
+/// The complaint about a line longer than [`MAX_LINE_BYTES`] that starts with `start`.
+fn too_long(start: &[u8]) -> String {
+    format!(
+        "line ignored: longer than {MAX_LINE_BYTES} bytes (it starts `{}`)",
+        shown(&String::from_utf8_lossy(start))
+    )
 }

@@ -2,11 +2,14 @@
 //! Chinese GUIs) and UCI (as Pikafish and Fairy-Stockfish speak it).
 //!
 //! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
-//! [`driver`] keeps the session state and drives the engine; [`format`] writes its output.
+//! [`driver`] keeps the session state and drives the engine; [`format`] writes its output;
+//! [`perft`] runs `go perft` beside the session; [`input`] reads lines of bounded length.
 
 pub mod command;
 pub mod driver;
 pub mod format;
+pub mod input;
+pub mod perft;
 
 #[cfg(test)]
 mod tests;

@@ -132,6 +132,117 @@ fn perft_and_probe() {
     out.wait_for("pophash");
 }
 
+/// `go perft 7` from the start counts for many minutes: long enough that everything below
+/// happens while it runs.
+#[test]
+fn a_perft_runs_beside_the_session_and_stop_ends_it() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("go perft 7");
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    s.handle_line("go depth 1");
+    s.handle_line("position startpos moves h2e2");
+    s.handle_line("setoption name Hash value 2");
+    s.handle_line("go perft 1");
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    for refusal in [
+        "info string go ignored: a perft is already running (send stop first)",
+        "info string position ignored: a perft is running (send stop first)",
+        "info string option Hash ignored: a perft is running",
+    ] {
+        assert!(text.contains(refusal), "{refusal} missing in:\n{text}");
+    }
+    assert_eq!(text.matches("go ignored").count(), 2, "{text}");
+    assert!(!text.contains("Nodes searched"), "{text}");
+    assert!(!text.contains("bestmove"), "{text}");
+    // `stop` returns once the perft has printed its last line.
+    s.handle_line("stop");
+    let text = out.text();
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("info string perft stopped: ")
+            && last.ends_with(" of 44 root moves counted; no total"),
+        "{text}"
+    );
+    assert!(!text.contains("Nodes searched"), "{text}");
+    // The refused position was not taken: the start position still has 44 moves.
+    s.handle_line("go perft 1");
+    out.wait_for("Nodes searched: 44");
+    assert_eq!(s.handle_line("quit"), Flow::Quit);
+}
+
+#[test]
+fn quit_ends_a_running_perft() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    s.handle_line("go perft 7");
+    assert_eq!(s.handle_line("quit"), Flow::Quit);
+    let text = out.text();
+    assert!(text.contains("info string perft stopped: "), "{text}");
+    assert!(!text.contains("Nodes searched"), "{text}");
+}
+
+#[test]
+fn perft_deeper_than_the_limit_is_refused_with_the_limit() {
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("go perft 8");
+    s.handle_line("go perft 4294967295");
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    for depth in ["8", "4294967295"] {
+        let refusal =
+            format!("info string perft depth {depth} refused: the deepest perft is 7 (deeper");
+        assert!(text.contains(&refusal), "{text}");
+    }
+    // Nothing runs: a search starts at once.
+    s.handle_line("go depth 1");
+    out.wait_for("bestmove");
+}
+
+/// Whatever part of a line is enormous, the message about it quotes a short excerpt.
+#[test]
+fn enormous_bad_words_get_short_messages() {
+    let big = "\u{0}x".repeat(300_000);
+    let (mut s, out) = session(Some(Dialect::Uci));
+    for line in [
+        big.clone(),
+        format!("isready {big}"),
+        format!("go depth {big}"),
+        format!("go {big}"),
+        format!("position {big}"),
+        format!("position fen {big}"),
+        format!("position startpos moves h2e2 {big}"),
+        format!("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 {big}"),
+        format!("setoption name {big} value 1"),
+        format!("setoption name Hash value {big}"),
+        format!("setoption name UCI_Variant value {big}"),
+        format!("banmoves {big}"),
+        format!("go depth 1 searchmoves {big}"),
+    ] {
+        s.handle_line(&line);
+    }
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let text = out.text();
+    let complaints = text
+        .lines()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    assert!(complaints >= 13, "{complaints} complaints");
+    for line in text.lines() {
+        assert!(
+            line.len() < 400,
+            "{} bytes: {}",
+            line.len(),
+            xiangqi::excerpt(line)
+        );
+        assert!(!line.contains('\u{0}'), "{}", xiangqi::excerpt(line));
+    }
+}
+
 #[test]
 fn garbage_gets_info_string_and_the_engine_keeps_answering() {
     let (mut s, out) = session(None);
@@ -314,6 +425,15 @@ fn a_book_file_can_be_loaded_and_a_bad_one_is_refused() {
     ));
     out.wait_for("info string cannot read book file");
     std::fs::remove_dir_all(&dir).unwrap();
+    #[cfg(target_os = "linux")]
+    {
+        s.handle_line("setoption bookfiles /dev/zero");
+        assert_eq!(
+            out.wait_for("info string book file /dev/zero"),
+            "info string book file /dev/zero is larger than 67108888 bytes, the most a book may \
+             have (4194304 entries); the book is unchanged"
+        );
+    }
 }
 
 mod garbled {
@@ -394,10 +514,7 @@ mod garbled {
             let (mut s, out) = session(None);
             s.handle_line("setoption name Hash value 1");
             for l in &lines {
-                // Keep searches short so the case finishes quickly.
-                if l.split_whitespace().any(|w| w == "perft") {
-                    continue;
-                }
+                // The `stop` after each line keeps searches and perfts short.
                 if s.handle_line(l) == Flow::Quit {
                     return Ok(());
                 }

@@ -19,7 +19,9 @@
 //!  15  1  ply (u8): fewest moves from the start position to the position in the source lines
 //! ```
 
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use xiangqi::Move;
 
 /// The four bytes every book file starts with.
@@ -30,6 +32,19 @@ pub const VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 24;
 /// Entry size in bytes.
 pub const ENTRY_LEN: usize = 16;
+/// The most entries a book file this program reads may hold: 2²² = 4,194,304.
+///
+/// The engine consults a book for the first 40 plies only, so a book has at most one entry per
+/// distinct (position, move) pair of those plies. Even one built from 100,000 games that never
+/// shared a single opening position would have 4,000,000 of them; real games share most of
+/// their opening plies, so this is room for a book of several hundred thousand games. The
+/// built-in book has 732.
+pub const MAX_ENTRIES: u64 = 1 << 22;
+/// The largest book file read, in bytes: the header and [`MAX_ENTRIES`] entries, 64 MiB and 24
+/// bytes. Larger files are refused before they are read, so that a wrong path (`/dev/zero`, a
+/// disk image) cannot fill the memory.
+pub const MAX_FILE_LEN: u64 = HEADER_LEN as u64 + MAX_ENTRIES * ENTRY_LEN as u64;
+
 /// Flag: the mirror image of every line is in the book.
 pub const FLAG_MIRRORED: u16 = 1;
 /// Flag: some entries carry a score from a verification search.
@@ -71,6 +86,13 @@ pub enum BookError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// More bytes than any book may have.
+    #[error(
+        "book file {} is larger than {MAX_FILE_LEN} bytes, the most a book may have \
+         ({MAX_ENTRIES} entries)",
+        .0.display()
+    )]
+    TooLarge(PathBuf),
     /// Fewer bytes than a header.
     #[error("not a book file: {0} bytes is shorter than the {HEADER_LEN}-byte header")]
     TooShort(usize),
@@ -113,6 +135,36 @@ pub enum BookError {
     /// A weight of zero.
     #[error("book file entry {0} has weight 0")]
     ZeroWeight(usize),
+}
+
+/// The bytes of the book file at `path`, refusing a file of more than [`MAX_FILE_LEN`] bytes.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
+    read_at_most(path, MAX_FILE_LEN)
+}
+
+/// The bytes of the file at `path`, refusing one of more than `limit` bytes
+/// ([`BookError::TooLarge`]).
+///
+/// The file's length refuses a big regular file without reading it; the read itself stops after
+/// `limit + 1` bytes, so a device (`/dev/zero`, whose length reads as 0) or a file growing while
+/// it is read is refused too, after at most that many bytes.
+fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookError> {
+    let io = |source| BookError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let too_large = || BookError::TooLarge(path.to_owned());
+    let file = File::open(path).map_err(io)?;
+    let length = file.metadata().map_err(io)?.len();
+    if length > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// FNV-1a, 64 bits: a simple published hash, enough to notice damaged files.
@@ -257,6 +309,42 @@ mod tests {
         assert_eq!(flags, FLAG_MIRRORED);
         assert_eq!(back, entries);
         assert_eq!(decode(&encode(&[], 0)).unwrap().1, Vec::new());
+    }
+
+    #[test]
+    fn files_beyond_the_limit_are_refused_before_or_while_reading() {
+        let dir = std::env::temp_dir().join(format!("xq-book-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.bin");
+        // A sparse file: its length says too large, and nothing is read.
+        let file = File::create(&path).unwrap();
+        file.set_len(MAX_FILE_LEN + 1).unwrap();
+        let err = read_file(&path).unwrap_err();
+        assert!(matches!(err, BookError::TooLarge(_)), "{err}");
+        assert!(
+            err.to_string().contains("is larger than 67108888 bytes"),
+            "{err}"
+        );
+        // Up to the limit the bytes are read.
+        file.set_len(100).unwrap();
+        assert_eq!(read_at_most(&path, 100).unwrap(), vec![0; 100]);
+        assert!(matches!(
+            read_at_most(&path, 99),
+            Err(BookError::TooLarge(_))
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A device says its length is 0 and never ends: the read stops one byte past the limit.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn an_endless_device_is_refused() {
+        let zero = Path::new("/dev/zero");
+        assert_eq!(std::fs::metadata(zero).unwrap().len(), 0);
+        assert!(matches!(
+            read_at_most(zero, 1000),
+            Err(BookError::TooLarge(_))
+        ));
     }
 
     #[test]

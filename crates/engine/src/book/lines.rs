@@ -35,7 +35,7 @@ pub struct Line {
 /// What is wrong with a source line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LineErrorKind {
-    /// A number that is not a usable weight.
+    /// A number that is not a usable weight (an [`excerpt`](xiangqi::excerpt) of it).
     #[error("weight {0:?} is not a whole number from 1 to {MAX_WEIGHT}")]
     BadWeight(String),
     /// A weight with no moves after it.
@@ -49,7 +49,7 @@ pub enum LineErrorKind {
     BadMove {
         /// 1-based ply within the line.
         ply: usize,
-        /// The move as written.
+        /// The move as written (an [`excerpt`](xiangqi::excerpt) of it).
         text: String,
         /// The notation parser's explanation.
         reason: String,
@@ -101,7 +101,7 @@ fn parse_content(content: &str) -> Result<(u16, Vec<Move>), LineErrorKind> {
             .parse::<u16>()
             .ok()
             .filter(|w| (1..=MAX_WEIGHT).contains(w))
-            .ok_or_else(|| LineErrorKind::BadWeight(first.to_owned()))?;
+            .ok_or_else(|| LineErrorKind::BadWeight(xiangqi::excerpt(first)))?;
     }
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
@@ -111,7 +111,7 @@ fn parse_content(content: &str) -> Result<(u16, Vec<Move>), LineErrorKind> {
         }
         let m = parse_move(&pos, text).map_err(|e| LineErrorKind::BadMove {
             ply: i + 1,
-            text: text.to_owned(),
+            text: xiangqi::excerpt(text),
             reason: e.to_string(),
         })?;
         pos.make_move(m);

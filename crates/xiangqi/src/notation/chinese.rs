@@ -7,6 +7,7 @@
 
 use super::describe::{resolve, Action, Description, Naming, Place, Selector, Step, Written};
 use super::NotationError;
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};
 use crate::position::Position;
@@ -141,7 +142,7 @@ fn token(c: char) -> Option<Token> {
 /// (前兵九平八), `oPnan`, and `wnan` (前九平八, a soldier).
 pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let malformed = |reason| NotationError::Malformed {
-        text: text.to_string(),
+        text: excerpt(text),
         reason,
     };
     let mut tokens = Vec::new();
@@ -150,7 +151,7 @@ pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
             Some(t) => tokens.push(t),
             None if i < 2 && !c.is_ascii() && !c.is_whitespace() => {
                 return Err(NotationError::UnknownPiece {
-                    text: text.to_string(),
+                    text: excerpt(text),
                     piece: c,
                 })
             }

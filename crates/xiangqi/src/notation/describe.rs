@@ -3,6 +3,7 @@
 //! legal move a description names.
 
 use super::NotationError;
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};
 use crate::position::Position;
@@ -302,7 +303,7 @@ pub(super) fn resolve(
         .collect();
     if pieces.is_empty() {
         return Err(NotationError::NoSuchPiece {
-            text: text.to_string(),
+            text: excerpt(text),
             color: us,
             wanted: wanted(kind, desc.selector),
         });
@@ -314,10 +315,10 @@ pub(super) fn resolve(
     match (fitting.next(), fitting.count()) {
         (Some(&m), 0) => Ok(m),
         (None, _) => Err(NotationError::IllegalMove {
-            text: text.to_string(),
+            text: excerpt(text),
         }),
         (Some(_), more) => Err(NotationError::Ambiguous {
-            text: text.to_string(),
+            text: excerpt(text),
             count: more + 1,
         }),
     }

@@ -1,6 +1,7 @@
 //! ICCS coordinates: `h2e2` (UCCI, Pikafish-style UCI) and `H2-E2` (PGN).
 
 use super::NotationError;
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -36,7 +37,7 @@ pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     });
     let Some((from, to)) = squares else {
         return Err(NotationError::Malformed {
-            text: text.to_string(),
+            text: excerpt(text),
             reason: "ICCS coordinates are two squares a0-i9, such as h2e2 or H2-E2",
         });
     };
@@ -50,7 +51,7 @@ pub(super) fn checked(pos: &Position, text: &str, m: Move) -> Result<Move, Notat
         Some(piece) if piece.color == us => {}
         _ => {
             return Err(NotationError::NoSuchPiece {
-                text: text.to_string(),
+                text: excerpt(text),
                 color: us,
                 wanted: format!("piece on {}", m.from()),
             })
@@ -60,7 +61,7 @@ pub(super) fn checked(pos: &Position, text: &str, m: Move) -> Result<Move, Notat
         Ok(m)
     } else {
         Err(NotationError::IllegalMove {
-            text: text.to_string(),
+            text: excerpt(text),
         })
     }
 }

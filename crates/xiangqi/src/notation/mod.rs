@@ -42,6 +42,7 @@ mod iccs;
 mod uci;
 mod wxf;
 
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
@@ -97,7 +98,8 @@ impl fmt::Display for Notation {
     }
 }
 
-/// Error for a notation name that [`Notation::from_str`] does not know.
+/// Error for a notation name that [`Notation::from_str`] does not know (the name, as an
+/// [`excerpt`](crate::excerpt)).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown notation {0:?}: expected iccs, iccs-pgn, uci, uci1 (ranks1-10), wxf or chinese")]
 pub struct ParseNotationError(pub String);
@@ -114,20 +116,21 @@ impl FromStr for Notation {
             "uci1" | "ranks1-10" | "uci-ranks1-10" => Ok(Notation::UciRanks1To10),
             "wxf" => Ok(Notation::Wxf),
             "chinese" | "cn" | "zh" => Ok(Notation::Chinese),
-            _ => Err(ParseNotationError(s.to_string())),
+            _ => Err(ParseNotationError(excerpt(s))),
         }
     }
 }
 
 /// Why a move text could not be read.
 ///
-/// Every variant carries the offending text.
+/// Every variant carries the offending text, as an [`excerpt`](crate::excerpt) so that a huge
+/// text makes a short message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
     /// The text does not have the shape of a move in the notation (or in any notation).
     #[error("{text:?} is not a well-formed move: {reason}")]
     Malformed {
-        /// The text that was read.
+        /// The text that was read ([`excerpt`](crate::excerpt) of it).
         text: String,
         /// What is wrong with it.
         reason: &'static str,
@@ -135,7 +138,7 @@ pub enum NotationError {
     /// A piece letter or character that names no piece.
     #[error("{text:?}: {piece:?} is not a piece")]
     UnknownPiece {
-        /// The text that was read.
+        /// The text that was read ([`excerpt`](crate::excerpt) of it).
         text: String,
         /// The letter or character.
         piece: char,
@@ -143,7 +146,7 @@ pub enum NotationError {
     /// The side to move has no piece where the text says one is.
     #[error("{text:?}: {color} has no {wanted}")]
     NoSuchPiece {
-        /// The text that was read.
+        /// The text that was read ([`excerpt`](crate::excerpt) of it).
         text: String,
         /// The side to move.
         color: Color,
@@ -155,7 +158,7 @@ pub enum NotationError {
         "{text:?} fits {count} legal moves; tell the pieces apart with front/rear (前/后, + / -)"
     )]
     Ambiguous {
-        /// The text that was read.
+        /// The text that was read ([`excerpt`](crate::excerpt) of it).
         text: String,
         /// How many legal moves it fits.
         count: usize,
@@ -163,7 +166,7 @@ pub enum NotationError {
     /// The piece is there but cannot make that move in this position.
     #[error("{text:?} is not a legal move in this position")]
     IllegalMove {
-        /// The text that was read.
+        /// The text that was read ([`excerpt`](crate::excerpt) of it).
         text: String,
     },
 }
@@ -210,7 +213,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     match detect_notation(text) {
         Some(notation) => parse_move_as(pos, text, notation),
         None => Err(NotationError::Malformed {
-            text: text.to_string(),
+            text: excerpt(text),
             reason: "not a move in ICCS, UCI, WXF or Chinese notation",
         }),
     }

@@ -2,6 +2,7 @@
 
 use super::iccs::{checked, split_coordinates};
 use super::NotationError;
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -18,7 +19,7 @@ pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     });
     let Some((from, to)) = squares else {
         return Err(NotationError::Malformed {
-            text: text.to_string(),
+            text: excerpt(text),
             reason: "UCI coordinates with ranks 1-10 are two squares a1-i10, such as h3e3",
         });
     };

@@ -9,6 +9,7 @@
 
 use super::describe::{resolve, Action, Description, Naming, Place, Selector, Step, Written};
 use super::NotationError;
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::PieceKind;
 use crate::position::Position;
@@ -77,10 +78,11 @@ pub(super) fn format(pos: &Position, m: Move) -> Option<String> {
 /// Reads a WXF move as a legal move of `pos`.
 pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let malformed = |reason| NotationError::Malformed {
-        text: text.to_string(),
+        text: excerpt(text),
         reason,
     };
-    let chars: Vec<char> = text.trim().chars().collect();
+    // Five characters are enough to tell that a text is not four long.
+    let chars: Vec<char> = text.trim().chars().take(5).collect();
     let &[c0, c1, c2, c3] = chars.as_slice() else {
         return Err(malformed(
             "a WXF move has four characters: piece, file, direction, argument (C2.5)",
@@ -115,7 +117,7 @@ pub(super) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     } else if c0.is_ascii_alphabetic() {
         let Some(kind) = PieceKind::from_letter(c0) else {
             return Err(NotationError::UnknownPiece {
-                text: text.to_string(),
+                text: excerpt(text),
                 piece: c0,
             });
         };

@@ -1,5 +1,6 @@
 //! How moves are read from and written to PGN movetext.
 
+use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -38,7 +39,10 @@ pub struct IccsCodec;
 
 impl MoveCodec for IccsCodec {
     fn parse(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        let unreadable = || format!("{text:?} is not an ICCS move such as H2-E2 or h2e2");
+        let unreadable = || {
+            let text = excerpt(text);
+            format!("{text:?} is not an ICCS move such as H2-E2 or h2e2")
+        };
         let (from, to) = match text.len() {
             4 => (text.get(..2), text.get(2..)),
             5 if text.as_bytes()[2] == b'-' => (text.get(..2), text.get(3..)),

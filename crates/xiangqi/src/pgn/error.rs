@@ -1,12 +1,14 @@
 //! Errors of PGN reading and XQF import.
 
+use crate::excerpt::excerpt;
 use crate::fen::FenError;
 use crate::piece::Color;
 use crate::xqf::XqfError;
 
 /// Why a PGN file could not be read: what went wrong, on which line, at which token.
 ///
-/// Lines count from 1 in the decoded text (line ends of any kind count once).
+/// Lines count from 1 in the decoded text (line ends of any kind count once). Tokens and text in
+/// reasons are [`excerpt`](crate::excerpt)s, so that a file of garbage makes a short message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PgnError {
     /// The text breaks the PGN syntax: an unclosed comment, tag value or variation, a tag
@@ -56,7 +58,8 @@ impl PgnError {
         }
     }
 
-    /// The offending text (empty when the input ended too early).
+    /// The offending text, as an [`excerpt`](crate::excerpt) (empty when the input ended too
+    /// early).
     pub fn token(&self) -> &str {
         match self {
             PgnError::Syntax { token, .. }
@@ -69,7 +72,7 @@ impl PgnError {
     pub(crate) fn syntax(line: usize, token: &str, reason: impl Into<String>) -> PgnError {
         PgnError::Syntax {
             line,
-            token: token.to_owned(),
+            token: excerpt(token),
             reason: reason.into(),
         }
     }

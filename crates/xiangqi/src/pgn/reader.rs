@@ -8,6 +8,7 @@ use super::record::{
     append_comment, export_tags, is_tag_name, known_result, normalize_comment, GameRecord,
     RecordMove,
 };
+use crate::excerpt::excerpt;
 use crate::fen::Validation;
 use crate::moves::Move;
 use crate::position::Position;
@@ -106,7 +107,7 @@ impl<'a> Reader<'a, '_> {
                 Position::from_fen_with(&fen, Validation::Lenient).map_err(|error| {
                     PgnError::Fen {
                         line,
-                        token: fen,
+                        token: excerpt(&fen),
                         error,
                     }
                 })?
@@ -161,9 +162,10 @@ impl<'a> Reader<'a, '_> {
                 ..
             }) => v,
             other => {
-                return Err(
-                    self.unexpected(other, format!("expected the value of tag {name} in quotes"))
-                )
+                return Err(self.unexpected(
+                    other,
+                    format!("expected the value of tag {} in quotes", excerpt(&name)),
+                ))
             }
         };
         match self.lexer.next_token()? {
@@ -174,7 +176,8 @@ impl<'a> Reader<'a, '_> {
             other => Err(self.unexpected(
                 other,
                 format!(
-                    "expected ']' to close tag {name} opened on line {}",
+                    "expected ']' to close tag {} opened on line {}",
+                    excerpt(&name),
                     open.line
                 ),
             )),
@@ -305,7 +308,7 @@ impl<'a> Reader<'a, '_> {
     fn parse_move(&self, pos: &Position, text: &str, token: &Token<'_>) -> Result<Move, PgnError> {
         let error = |reason| PgnError::Move {
             line: token.line,
-            token: token.text.to_owned(),
+            token: excerpt(token.text),
             number: pos.fullmove_number(),
             side: pos.side_to_move(),
             reason,

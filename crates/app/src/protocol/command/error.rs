@@ -2,12 +2,13 @@
 
 use super::Dialect;
 use thiserror::Error;
+use xiangqi::excerpt;
 
 /// Why a line from the GUI could not be parsed.
 ///
 /// Each message is one line of English, meant for `info string …`; the engine reports it and
-/// carries on. Text quoted from the line is shortened to [`SHOWN_CHARS`] characters with control
-/// characters escaped, so a garbled or enormous line yields a short printable message.
+/// carries on. Text quoted from the line is an [`excerpt`] with control characters escaped
+/// ([`shown`]), so a garbled or enormous line yields a short printable message.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
     /// The first word is no command of either protocol.
@@ -63,18 +64,12 @@ fn found_suffix(found: &Option<String>) -> String {
     }
 }
 
-/// How many characters of the line's text an error quotes before cutting it short.
-pub const SHOWN_CHARS: usize = 40;
-
-/// `text` as an error quotes it: at most [`SHOWN_CHARS`] characters, then `...`; control
-/// characters written as `\u{…}` escapes so the message stays one printable line.
-pub(super) fn shown(text: &str) -> String {
+/// `text` as an error quotes it: an [`excerpt`] (the rule the rules library's errors follow
+/// too: at most [`xiangqi::EXCERPT_CHARS`] characters, then `…`), with control characters
+/// written as `\u{…}` escapes so the message stays one printable line.
+pub(crate) fn shown(text: &str) -> String {
     let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == SHOWN_CHARS {
-            out.push_str("...");
-            break;
-        }
+    for c in excerpt(text).chars() {
         if c.is_control() {
             out.extend(c.escape_unicode());
         } else {

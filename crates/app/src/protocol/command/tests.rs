@@ -348,7 +348,7 @@ fn long_lines() {
     let err = both(&junk).unwrap_err();
     assert_eq!(
         err,
-        ParseError::UnknownCommand(format!("{}...", "x".repeat(error::SHOWN_CHARS)))
+        ParseError::UnknownCommand(format!("{}…", "x".repeat(xiangqi::EXCERPT_CHARS)))
     );
     assert!(err.to_string().len() < 100);
 
