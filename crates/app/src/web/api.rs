@@ -592,7 +592,7 @@ async fn export_pgn(
         other => {
             return Err(ApiError::BadRequest(format!(
                 "unknown notation {:?}: use chinese, wxf or iccs",
-                other.chars().take(20).collect::<String>()
+                xiangqi::excerpt(other)
             )))
         }
     };

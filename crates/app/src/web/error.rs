@@ -97,8 +97,7 @@ impl ApiError {
 impl ApiError {
     /// No game with this id (quoted in part: the id may be anything a client sent).
     pub fn no_game(id: &str) -> ApiError {
-        let shown: String = id.chars().take(80).collect();
-        ApiError::NotFound(format!("no game with id {shown:?}"))
+        ApiError::NotFound(format!("no game with id {:?}", xiangqi::excerpt(id)))
     }
 
     /// A refusal with a reason code.
@@ -126,8 +125,10 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The longest message an error carries, in characters: a message quoting bad input must not
-/// grow with it (a 1 MB body of control bytes once made a 12 MB answer).
+/// The longest message an error carries, in characters. Messages quote bad input through
+/// `xiangqi::excerpt` already; this also bounds what other libraries say (serde quotes a whole
+/// string it cannot use), so no answer grows with its input (a 1 MB body of control bytes once
+/// made a 12 MB answer).
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
 /// `message` cut to [`MAX_MESSAGE_CHARS`], marked with `…` where it was cut.

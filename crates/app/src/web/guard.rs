@@ -48,7 +48,7 @@ impl Guard {
         let host = single(request, header::HOST)?;
         if let Some(host) = host {
             if !self.accepts(host) {
-                let name: String = host_of(host).unwrap_or(host).chars().take(64).collect();
+                let name = xiangqi::excerpt(host_of(host).unwrap_or(host));
                 return Err(ApiError::Forbidden(format!(
                     "unknown host name {name:?}: open the address the server printed, or start \
                      it with --allow-host {name} to use this name"
