@@ -1,14 +1,11 @@
 //! The `xiangqi` command: the web GUI (the default in a terminal), rules tools (perft, status,
 //! PGN, notation conversion), analysis, the opening book, and the UCCI/UCI engine protocols.
 
-mod cli;
-mod protocol;
-mod web;
-
 use clap::{Parser, Subcommand};
-use protocol::command::Dialect;
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use xiangqi_app::protocol::command::Dialect;
+use xiangqi_app::{cli, protocol, web};
 
 /// Xiangqi (Chinese chess): rules tools, engine and GUI in one binary.
 #[derive(Parser)]

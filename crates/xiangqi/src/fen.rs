@@ -15,8 +15,9 @@ pub enum Validation {
     /// diagonals, elephants on their seven points, soldiers never behind their start rank.
     #[default]
     Strict,
-    /// Accept such unreachable placements (composed problems use them); generals must still be
-    /// in their palaces and piece counts within the standard set.
+    /// Accept such unreachable placements (composed problems use them); generals and advisors
+    /// must still be in their palaces, elephants on their side of the river, and piece counts
+    /// within the standard set.
     Lenient,
 }
 
@@ -85,6 +86,19 @@ pub enum FenError {
         color: Color,
         /// Where it stands.
         square: Square,
+    },
+    /// An advisor outside its palace or an elephant across the river: no position, played or
+    /// composed, has one there, and the move generator and check detection rely on it.
+    #[error("the {color} {kind} on {square} is outside its {region}, which it can never leave")]
+    OutsideRegion {
+        /// Whose piece.
+        color: Color,
+        /// Which kind.
+        kind: &'static str,
+        /// Where it stands.
+        square: Square,
+        /// `palace` or `side of the river`.
+        region: &'static str,
     },
     /// (Strict validation) a piece stands where no game could bring it.
     #[error("the {color} {kind} on {square} stands where it can never go (use lenient validation for composed problems)")]
@@ -256,6 +270,18 @@ pub fn is_reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
     }
 }
 
+/// The region an advisor or elephant on `sq` has left (`palace`, `side of the river`), if any:
+/// even lenient validation keeps them inside, as their moves never take them out.
+fn outside_region(color: Color, kind: PieceKind, sq: Square) -> Option<&'static str> {
+    match kind {
+        PieceKind::Advisor if !in_palace(color, sq) => Some("palace"),
+        PieceKind::Elephant if !crate::attacks::OWN_HALVES[color.index()].contains(sq) => {
+            Some("side of the river")
+        }
+        _ => None,
+    }
+}
+
 fn validate(pos: &Position, validation: Validation) -> Result<(), FenError> {
     for color in Color::ALL {
         for kind in PieceKind::ALL {
@@ -275,6 +301,14 @@ fn validate(pos: &Position, validation: Validation) -> Result<(), FenError> {
             for sq in bb {
                 if kind == PieceKind::General && !in_palace(color, sq) {
                     return Err(FenError::GeneralOutsidePalace { color, square: sq });
+                }
+                if let Some(region) = outside_region(color, kind, sq) {
+                    return Err(FenError::OutsideRegion {
+                        color,
+                        kind: kind.name(),
+                        square: sq,
+                        region,
+                    });
                 }
                 if validation == Validation::Strict && !is_reachable(color, kind, sq) {
                     return Err(FenError::UnreachableSquare {
@@ -395,5 +429,25 @@ mod tests {
         assert!(Position::from_fen_with(odd, Validation::Lenient).is_ok());
         let pawn_back = "3k5/9/9/9/9/9/9/9/P8/4K4 w";
         assert!(matches!(err(pawn_back), FenError::UnreachableSquare { .. }));
+    }
+
+    #[test]
+    fn even_lenient_keeps_advisors_in_the_palace_and_elephants_at_home() {
+        // Found by the fen fuzz target: a red elephant across the river on c7 attacks e9, and
+        // a lenient reader let Red capture the general.
+        for fen in [
+            "3ak4/4a4/2B6/5PP2/2P3P2/9/9/1C7/r8/3K1R3 w - - 0 1",
+            "3k5/4A4/9/9/9/9/9/9/9/4K4 w",
+            "3k5/9/9/9/9/9/9/A8/9/4K4 w",
+            "3k5/9/9/9/9/b8/9/9/9/4K4 b",
+        ] {
+            for validation in [Validation::Strict, Validation::Lenient] {
+                let error = Position::from_fen_with(fen, validation).unwrap_err();
+                assert!(
+                    matches!(error, FenError::OutsideRegion { .. }),
+                    "{fen}: {error}"
+                );
+            }
+        }
     }
 }

@@ -71,10 +71,16 @@ impl Session {
     /// A session writing to `out`, speaking `dialect` if already known (else decided by the
     /// first `uci` or `ucci`).
     pub fn new(dialect: Option<Dialect>, out: Output) -> Session {
+        Session::with_options(dialect, out, EngineOptions::default())
+    }
+
+    /// [`Session::new`] with an engine made from `options` (a small hash table for tests and
+    /// fuzzing, where a session lives for a few lines).
+    pub fn with_options(dialect: Option<Dialect>, out: Output, options: EngineOptions) -> Session {
         Session {
             dialect,
             out,
-            engine: Engine::new(EngineOptions::default()),
+            engine: Engine::new(options),
             settings: Arc::new(Mutex::new(Settings {
                 ucci_millis: false,
                 ranks_1_to_10: false,

@@ -179,7 +179,9 @@ fn parse_fen(fen: &str) -> Result<Position, ApiError> {
             FenError::MissingGeneral(_) => "fen_no_general",
             FenError::TooManyPieces { .. } => "fen_too_many",
             FenError::GeneralOutsidePalace { .. } => "fen_general_palace",
-            FenError::UnreachableSquare { .. } => "fen_unreachable",
+            FenError::UnreachableSquare { .. } | FenError::OutsideRegion { .. } => {
+                "fen_unreachable"
+            }
             FenError::GeneralsFacing => "fen_generals_facing",
             FenError::OpponentInCheck(_) => "fen_opponent_in_check",
             _ => "fen_syntax",

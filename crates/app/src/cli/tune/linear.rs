@@ -126,6 +126,11 @@ impl Linear {
         self.base.len()
     }
 
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.base.is_empty()
+    }
+
     /// Average number of weights that move a position's evaluation.
     pub fn density(&self) -> f64 {
         self.entries.len() as f64 / self.len().max(1) as f64
