@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use engine::EngineOptions;
+use xiangqi_engine::EngineOptions;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -2,7 +2,7 @@
 //! engine does not play the same game every time.
 //!
 //! The book is built from text lines of opening theory (`crates/engine/book/lines.txt`) by
-//! `xiangqi book build` into a small binary file (layout in [`format`] and `docs/BOOK.md`).
+//! `xiangqi book build` into a small binary file (layout in [`format`](mod@format) and `docs/BOOK.md`).
 //! The built file is part of the program ([`Book::builtin`]); another file can be loaded with
 //! [`Book::load`].
 

@@ -9,7 +9,7 @@ use crate::score::INFINITE;
 use crate::search::{SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
 use crate::strength::{self, Profile, Strength};
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
+use crate::tt::{HashEntry, TranspositionTable};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
@@ -56,6 +56,11 @@ impl Default for EngineOptions {
 pub const MAX_HASH_MB: usize = 8 * 1024;
 /// Largest accepted thread count.
 pub const MAX_THREADS: usize = 256;
+/// Most principal variations reported at once (more than a position has legal moves is
+/// pointless: the most any Xiangqi position has is well under this).
+pub const MAX_MULTIPV: usize = 128;
+/// Largest accepted move overhead.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(5);
 
 /// What to search: the game so far and the limits.
 #[derive(Clone, Debug)]
@@ -186,11 +191,12 @@ impl Engine {
 
     /// Sets how many principal variations to report.
     pub fn set_multipv(&mut self, lines: usize) {
-        self.options.multipv = lines.max(1);
+        self.options.multipv = lines.clamp(1, MAX_MULTIPV);
     }
 
     /// Sets the expected communication delay per move.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
+        let overhead = overhead.min(MAX_MOVE_OVERHEAD);
         self.options.move_overhead = overhead;
     }
 
@@ -221,7 +227,7 @@ impl Engine {
     }
 
     /// What the hash table knows about `pos` (UCCI `probe`).
-    pub fn probe(&self, pos: &Position) -> Option<crate::tt::TtHit> {
+    pub fn probe(&self, pos: &Position) -> Option<HashEntry> {
         self.tt.probe(pos.key())
     }
 
@@ -234,6 +240,29 @@ impl Engine {
     /// `on_done` receives the result once (also after [`Engine::stop`]). A search already
     /// running is stopped first. With the book on, a book move is answered at once (still
     /// through the callbacks, from the background thread).
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use xiangqi::Position;
+    /// use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
+    ///
+    /// let mut engine = Engine::new(EngineOptions { hash_mb: 1, own_book: false, ..EngineOptions::default() });
+    /// let (done, result) = mpsc::channel();
+    /// let analysis = Limits { infinite: true, ..Limits::default() };
+    /// engine.start(
+    ///     SearchRequest::new(Position::startpos(), analysis),
+    ///     |info| assert!(info.depth >= 1),
+    ///     move |result| done.send(result).unwrap(),
+    /// );
+    /// std::thread::sleep(std::time::Duration::from_millis(50));
+    /// engine.stop(); // an infinite search ends only when told
+    /// let result = result.recv().unwrap();
+    /// assert!(result.best_move.is_some());
+    /// // The table now knows the position the best move leads to.
+    /// let mut after = Position::startpos();
+    /// after.make_move(result.best_move.unwrap());
+    /// assert!(engine.probe(&after).is_some());
+    /// ```
     pub fn start<I, D>(&mut self, request: SearchRequest, on_info: I, on_done: D)
     where
         I: FnMut(&SearchInfo) + Send + 'static,

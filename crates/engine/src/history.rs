@@ -97,14 +97,15 @@ impl History {
     }
 
     /// Whether nothing has been learned (every score zero, no counter move).
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.butterfly.iter().flatten().all(|&s| s == 0)
             && self.continuation.iter().all(|&s| s == 0)
             && self.counter.iter().flatten().all(|m| m.is_none())
     }
 
-    /// The history score of quiet move `m` by `piece`.
-    #[inline]
+    /// The history score of quiet move `m` by `piece` (the search uses [`History::quiet_score`]).
+    #[cfg(test)]
     pub fn score(&self, piece: Piece, m: Move) -> i32 {
         self.butterfly[piece.index()][m.to().index()]
     }

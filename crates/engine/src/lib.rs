@@ -1,24 +1,54 @@
 //! A Xiangqi engine: alpha-beta search (PVS, aspiration windows, transposition table, null
 //! move, late-move reductions, quiescence) over the `xiangqi` rules crate, with a hand-made
-//! evaluation, Lazy SMP threads, time management and an opening book, behind a small [`Engine`] facade that the
-//! protocol front end and the web GUI share.
+//! evaluation, Lazy SMP threads, time management and an opening book.
+//!
+//! The contract is the [`Engine`] facade: give it a [`SearchRequest`] (a position, the moves
+//! played from it, and [`Limits`]), and it searches on its own threads, reports progress as
+//! [`SearchInfo`] and hands back a [`SearchResult`]. The protocol front end and the web GUI both
+//! drive it this way. Around it: the opening [`book`], the difficulty levels ([`strength`]),
+//! score conventions ([`score`]), the deterministic benchmark ([`bench`](mod@bench)), and the evaluation
+//! laid open for the tuner ([`tuning`]). Everything else is the engine's own business.
+//!
+//! ```
+//! use xiangqi::Position;
+//! use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
+//!
+//! let mut engine = Engine::new(EngineOptions {
+//!     hash_mb: 1,
+//!     own_book: false,
+//!     ..EngineOptions::default()
+//! });
+//! let limits = Limits {
+//!     depth: Some(6),
+//!     ..Limits::default()
+//! };
+//! let result = engine.search(SearchRequest::new(Position::startpos(), limits), |_| {});
+//! let best = result.best_move.expect("the start position has legal moves");
+//! assert!(Position::startpos().is_legal(best));
+//! assert_eq!(result.depth, 6);
+//! ```
 
 pub mod bench;
 pub mod book;
-pub mod engine;
-pub mod eval;
-pub mod history;
-pub mod movepick;
+mod engine;
+mod eval;
+mod history;
+mod movepick;
 mod prefetch;
 pub mod random;
 pub mod score;
-pub mod search;
-pub mod see;
+mod search;
+mod see;
 pub mod strength;
-pub mod time;
-pub mod tt;
+mod time;
+mod tt;
+pub mod tuning;
 
 pub use book::Book;
-pub use engine::{Engine, EngineOptions, SearchRequest, SearchResult};
+pub use engine::{
+    Engine, EngineOptions, SearchRequest, SearchResult, MAX_HASH_MB, MAX_MOVE_OVERHEAD,
+    MAX_MULTIPV, MAX_THREADS,
+};
 pub use search::SearchInfo;
 pub use time::{Clock, Limits};
+pub use tt::{Bound, HashEntry};

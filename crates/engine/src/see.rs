@@ -29,7 +29,9 @@ fn next_capturer(
     (!into_check).then_some((sq, kind))
 }
 
-/// The expected material gain of `m` for the side to move.
+/// The expected material gain of `m` for the side to move: the whole exchange, which the
+/// tests hold the search's threshold test against.
+#[cfg(test)]
 pub fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
     let Some(mover) = pos.piece_at(from) else {

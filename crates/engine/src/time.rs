@@ -117,6 +117,7 @@ impl TimeManager {
     }
 
     /// The hard limit, if any.
+    #[cfg(test)]
     pub fn maximum(&self) -> Option<Duration> {
         self.maximum
     }

@@ -30,9 +30,10 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// A usable entry read from the table.
+/// What the hash table holds about a position: the move, score and depth of a search that
+/// passed through it ([`crate::Engine::probe`]).
 #[derive(Clone, Copy, Debug)]
-pub struct TtHit {
+pub struct HashEntry {
     /// Best move found, if any (not necessarily legal: check before use).
     pub mv: Option<Move>,
     /// Score, still relative to the node where it was stored.
@@ -73,7 +74,7 @@ fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound, age: u8) -> u64 
     m | s << 16 | d << 48 | (bound as u64) << 56 | ((age & 63) as u64) << 58
 }
 
-fn unpack(data: u64) -> Option<TtHit> {
+fn unpack(data: u64) -> Option<HashEntry> {
     let bound = match (data >> 56) & 3 {
         1 => Bound::Upper,
         2 => Bound::Lower,
@@ -81,7 +82,7 @@ fn unpack(data: u64) -> Option<TtHit> {
         _ => return None,
     };
     let bits = data as u16;
-    Some(TtHit {
+    Some(HashEntry {
         mv: if bits == 0 {
             None
         } else {
@@ -164,7 +165,7 @@ impl TranspositionTable {
 
     /// The entry for `key`, if present.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<TtHit> {
+    pub fn probe(&self, key: u64) -> Option<HashEntry> {
         for entry in &self.bucket(key).entries {
             let data = entry.data.load(Ordering::Relaxed);
             if entry.check.load(Ordering::Relaxed) ^ data == key {

@@ -1,10 +1,10 @@
 //! The opening book as the engine uses it: the checked-in file is up to date, and the engine
 //! answers from it when asked to and only then.
 
-use engine::book::{parse_lines, Book, BUILTIN_BYTES, BUILTIN_LINES};
-use engine::{Engine, EngineOptions, Limits, SearchRequest};
 use std::sync::{Arc, Mutex};
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
+use xiangqi_engine::book::{parse_lines, Book, BUILTIN_BYTES, BUILTIN_LINES};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
 
 const REBUILD: &str = "cargo run --release -p xiangqi-app -- book build";
 

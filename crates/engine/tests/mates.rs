@@ -25,12 +25,12 @@
 #[path = "support/prover.rs"]
 mod prover;
 
-use engine::score::{MATE, MATE_BOUND};
-use engine::{Engine, EngineOptions, Limits, SearchRequest};
 use prover::Prover;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use xiangqi::{Color, Move, Position};
+use xiangqi_engine::score::{MATE, MATE_BOUND};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
 
 /// Node budget of the engine test.
 const ENGINE_NODES: u64 = 2_000_000;

@@ -1,10 +1,10 @@
 //! Behaviour of the search through the engine facade.
 
-use engine::score::{mate_in, MATE_BOUND};
-use engine::{Engine, EngineOptions, Limits, SearchRequest};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
+use xiangqi_engine::score::{mate_in, MATE_BOUND};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
 
 fn engine(threads: usize, multipv: usize) -> Engine {
     Engine::new(EngineOptions {
@@ -194,7 +194,7 @@ fn banned_and_restricted_root_moves() {
 fn weakened(level: u8, seed: u64) -> Engine {
     Engine::new(EngineOptions {
         hash_mb: 8,
-        strength: Some(engine::strength::Strength::level(level)),
+        strength: Some(xiangqi_engine::strength::Strength::level(level)),
         seed: Some(seed),
         // These tests are about the weakened search; the book has its own test below.
         own_book: false,
@@ -214,7 +214,7 @@ fn weakened_levels_vary_their_moves_and_stay_within_budget() {
             assert!(pos.legal_moves().contains(best));
             moves.insert(best.to_string());
             // Budgets are checked every 1024 nodes, so allow that much past them.
-            let profile = engine::strength::PROFILES[usize::from(level) - 1];
+            let profile = xiangqi_engine::strength::PROFILES[usize::from(level) - 1];
             if let Some(budget) = profile.nodes {
                 assert!(r.nodes <= budget + 2048, "level {level}: {} nodes", r.nodes);
             }
@@ -277,7 +277,7 @@ fn weakened_levels_know_four_plies_of_book_per_level() {
     let with_book = |level: u8| {
         Engine::new(EngineOptions {
             hash_mb: 8,
-            strength: Some(engine::strength::Strength::level(level)),
+            strength: Some(xiangqi_engine::strength::Strength::level(level)),
             seed: Some(1),
             ..EngineOptions::default()
         })

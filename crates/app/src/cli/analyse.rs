@@ -2,10 +2,10 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use engine::score::{printed, Printed};
-use engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest};
 use std::time::Duration;
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
+use xiangqi_engine::score::{printed, Printed};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest};
 
 /// Arguments of `analyse`.
 #[derive(Args)]

@@ -8,7 +8,7 @@ use clap::Args;
 #[derive(Args)]
 pub struct BenchArgs {
     /// Search depth for every position.
-    #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
+    #[arg(default_value_t = xiangqi_engine::bench::DEFAULT_DEPTH)]
     depth: u32,
     /// Time the evaluation alone instead (the depth is then ignored).
     #[arg(long)]
@@ -21,7 +21,7 @@ const EVAL_ROUNDS: u32 = 2000;
 /// Prints one line per position on stderr, then `N nodes M nps` as the last line on stdout.
 pub fn run(args: &BenchArgs) -> Result<()> {
     if args.eval {
-        let result = engine::bench::run_eval(EVAL_ROUNDS);
+        let result = xiangqi_engine::bench::run_eval(EVAL_ROUNDS);
         eprintln!(
             "time {:.3} s, checksum {}",
             result.time.as_secs_f64(),
@@ -34,7 +34,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let result = engine::bench::run(args.depth, |i, nodes| {
+    let result = xiangqi_engine::bench::run(args.depth, |i, nodes| {
         eprintln!("position {:>2}: {nodes} nodes", i + 1);
     });
     eprintln!("time {:.3} s", result.time.as_secs_f64());

@@ -6,16 +6,17 @@ use super::command::go::GoParams;
 use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
 use super::input::{read_line, Read, MAX_LINE_BYTES};
+use super::options::{self, Opt, Value, IGNORED, OPTIONS};
 use super::perft::PerftJob;
 use crate::cli::perft::depth_refusal;
-use engine::score::MATE_BOUND;
-use engine::strength::{self, Strength};
-use engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
+use xiangqi_engine::score::MATE_BOUND;
+use xiangqi_engine::strength::{self, Strength};
+use xiangqi_engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 
 /// Where every line the engine prints goes.
 pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -225,7 +226,7 @@ impl Session {
                 }
             }
             Command::Eval => {
-                let score = engine::eval::DEFAULT_EVALUATOR.evaluate(&self.root());
+                let score = xiangqi_engine::tuning::DEFAULT_EVALUATOR.evaluate(&self.root());
                 self.say(&format!("info string eval {score} (side to move)"));
             }
             Command::Quit => {
@@ -240,182 +241,116 @@ impl Session {
     }
 
     fn identify_uci(&self) {
-        let o = self.engine.options();
         self.say(&format!("id name {NAME}"));
         self.say(&format!("id author {AUTHOR}"));
-        self.say(&format!(
-            "option name Hash type spin default {} min 1 max {}",
-            o.hash_mb,
-            engine::engine::MAX_HASH_MB
-        ));
-        self.say(&format!(
-            "option name Threads type spin default {} min 1 max {}",
-            o.threads,
-            engine::engine::MAX_THREADS
-        ));
-        self.say("option name MultiPV type spin default 1 min 1 max 128");
-        self.say("option name Ponder type check default false");
-        self.say(&format!(
-            "option name Move Overhead type spin default {} min 0 max 5000",
-            o.move_overhead.as_millis()
-        ));
-        self.say(&format!(
-            "option name OwnBook type check default {}",
-            o.own_book
-        ));
-        self.say("option name BookFile type string default <empty>");
-        self.say("option name Clear Hash type button");
-        self.say("option name UCI_ShowWDL type check default false");
-        self.say("option name UCI_Variant type combo default xiangqi var xiangqi");
-        self.say(&format!(
-            "option name Level type spin default {max} min {min} max {max}",
-            min = strength::MIN_LEVEL,
-            max = strength::MAX_LEVEL
-        ));
-        self.say("option name UCI_LimitStrength type check default false");
-        self.say(&format!(
-            "option name UCI_Elo type spin default {max} min {min} max {max}",
-            min = strength::MIN_ELO,
-            max = strength::MAX_ELO
-        ));
+        self.announce_options(Dialect::Uci);
         self.say("uciok");
     }
 
     fn identify_ucci(&self) {
-        let o = self.engine.options();
         self.say(&format!("id name {NAME}"));
         self.say("id copyright open source (MIT OR Apache-2.0)");
         self.say(&format!("id author {AUTHOR}"));
         self.say("id user unknown");
-        self.say("option usemillisec type check default false");
-        self.say(&format!(
-            "option hashsize type spin min 1 max {} default {}",
-            engine::engine::MAX_HASH_MB,
-            o.hash_mb
-        ));
-        self.say(&format!(
-            "option threads type spin min 1 max {} default {}",
-            engine::engine::MAX_THREADS,
-            o.threads
-        ));
-        self.say("option ponder type check default false");
-        self.say("option multipv type spin min 1 max 128 default 1");
-        self.say(&format!("option usebook type check default {}", o.own_book));
-        self.say("option bookfiles type string default <empty>");
-        self.say("option newgame type button");
-        self.say(&format!(
-            "option level type spin min {} max {max} default {max}",
-            strength::MIN_LEVEL,
-            max = strength::MAX_LEVEL
-        ));
+        self.announce_options(Dialect::Ucci);
         self.say("ucciok");
     }
 
+    /// The `option` lines of `dialect`, each with the option's current value as its default.
+    fn announce_options(&self, dialect: Dialect) {
+        for spec in &OPTIONS {
+            if let Some(line) = spec.line(dialect, &self.current(spec.opt)) {
+                self.say(&line);
+            }
+        }
+    }
+
+    /// An option's current value, as its `option` line shows it.
+    fn current(&self, opt: Opt) -> String {
+        let o = self.engine.options();
+        let (millis, show_wdl) = self
+            .settings
+            .lock()
+            .map_or((false, false), |s| (s.ucci_millis, s.show_wdl));
+        match opt {
+            Opt::Hash => o.hash_mb.to_string(),
+            Opt::Threads => o.threads.to_string(),
+            Opt::MultiPv => o.multipv.to_string(),
+            Opt::Ponder => "false".to_owned(),
+            Opt::MoveOverhead => o.move_overhead.as_millis().to_string(),
+            Opt::OwnBook => o.own_book.to_string(),
+            Opt::BookFile | Opt::ClearHash => String::new(),
+            Opt::ShowWdl => show_wdl.to_string(),
+            Opt::Variant => "xiangqi".to_owned(),
+            Opt::Level => self.level.to_string(),
+            Opt::LimitStrength => self.limit_strength.to_string(),
+            Opt::Elo => self.elo.to_string(),
+            Opt::UseMillisec => millis.to_string(),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key = name.to_ascii_lowercase();
         // From here on the name is only quoted, and quoted short.
-        let name = &shown(name);
-        let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<u64>().ok());
-        // Anything but a clear yes or no is refused, so a typo does not silently mean "off".
-        let flag = |v: Option<&str>| match v?.trim().to_ascii_lowercase().as_str() {
-            "true" | "on" | "1" | "yes" => Some(true),
-            "false" | "off" | "0" | "no" => Some(false),
-            _ => None,
+        let shown_name = &shown(name);
+        let Some(spec) = options::find(name.trim()) else {
+            if !IGNORED.iter().any(|n| n.eq_ignore_ascii_case(name.trim())) {
+                self.complain(&format!("unknown option {shown_name}"));
+            }
+            return;
         };
-        if let Some(what) = self.running().filter(|_| key != "uci_showwdl") {
-            self.complain(&format!("option {name} ignored: {what} is running"));
+        // Showing WDL changes only how the running search reports.
+        if let Some(what) = self.running().filter(|_| spec.opt != Opt::ShowWdl) {
+            self.complain(&format!("option {shown_name} ignored: {what} is running"));
             return;
         }
-        match key.as_str() {
-            "hash" | "hashsize" => match number(value) {
-                Some(mb) => {
-                    let wanted = mb.min(usize::MAX as u64) as usize;
-                    let got = self.engine.set_hash_mb(wanted);
-                    if got < wanted {
-                        self.complain(&format!("hash set to {got} MiB (asked for {wanted} MiB)"));
-                    }
+        match spec.read(value) {
+            Ok(value) => self.apply_option(spec.opt, value),
+            Err(why) => self.complain(&format!("option {shown_name}: {why}")),
+        }
+    }
+
+    /// Puts a read option value into effect.
+    fn apply_option(&mut self, opt: Opt, value: Value) {
+        match (opt, value) {
+            (Opt::Hash, Value::Number(mb)) => {
+                let wanted = mb as usize;
+                let got = self.engine.set_hash_mb(wanted);
+                if got < wanted {
+                    self.complain(&format!("hash set to {got} MiB (asked for {wanted} MiB)"));
                 }
-                None => self.complain(&format!("option {name} needs a size in MiB")),
-            },
-            "threads" => match number(value) {
-                Some(n) => self.engine.set_threads(n.min(4096) as usize),
-                None => self.complain(&format!("option {name} needs a number")),
-            },
-            "multipv" => match number(value) {
-                Some(n) => self.engine.set_multipv(n.clamp(1, 128) as usize),
-                None => self.complain(&format!("option {name} needs a number")),
-            },
-            "move overhead" => match number(value) {
-                Some(ms) => self
-                    .engine
-                    .set_move_overhead(Duration::from_millis(ms.min(5000))),
-                None => self.complain(&format!("option {name} needs milliseconds")),
-            },
-            "clear hash" | "newgame" => self.engine.new_game(),
-            "ponder" => {}
-            "usemillisec" => match flag(value) {
-                Some(on) => self.with_settings(|s| s.ucci_millis = on),
-                None => self.complain("option usemillisec needs true or false"),
-            },
-            "uci_showwdl" => match flag(value) {
-                Some(on) => self.with_settings(|s| s.show_wdl = on),
-                None => self.complain("option UCI_ShowWDL needs true or false"),
-            },
-            "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "xiangqi" => self.with_settings(|s| s.ranks_1_to_10 = true),
-                Some(v) => self.complain(&format!(
-                    "variant {} is not supported; only xiangqi",
-                    shown(&v)
-                )),
-                None => self.complain("option UCI_Variant needs a value"),
-            },
-            "level" => match number(value) {
-                Some(n) if (1..=10).contains(&n) => {
-                    self.level = n as u8;
-                    self.apply_strength();
-                }
-                _ => self.complain(&format!(
-                    "option {name} needs a level from {} to {}",
-                    strength::MIN_LEVEL,
-                    strength::MAX_LEVEL
-                )),
-            },
-            "uci_limitstrength" => match flag(value) {
-                Some(on) => {
-                    self.limit_strength = on;
-                    self.apply_strength();
-                }
-                None => self.complain("option UCI_LimitStrength needs true or false"),
-            },
-            "uci_elo" => match value.and_then(|v| v.trim().parse::<i32>().ok()) {
-                Some(elo) => {
-                    let clamped = elo.clamp(strength::MIN_ELO, strength::MAX_ELO);
-                    if clamped != elo {
-                        self.complain(&format!(
-                            "UCI_Elo {elo} is outside {}–{}; using {clamped}",
-                            strength::MIN_ELO,
-                            strength::MAX_ELO
-                        ));
-                    }
-                    self.elo = clamped;
-                    self.apply_strength();
-                }
-                None => self.complain("option UCI_Elo needs a number"),
-            },
-            "ownbook" | "usebook" => match flag(value) {
-                Some(on) => self.engine.set_own_book(on),
-                None => self.complain(&format!("option {name} needs true or false")),
-            },
-            "bookfile" | "bookfiles" => self.set_book_file(value),
-            "batch" | "debug" | "idle" | "promotion" | "evalfile" => {}
-            _ => self.complain(&format!("unknown option {name}")),
+            }
+            (Opt::Threads, Value::Number(n)) => self.engine.set_threads(n as usize),
+            (Opt::MultiPv, Value::Number(n)) => self.engine.set_multipv(n as usize),
+            (Opt::MoveOverhead, Value::Number(ms)) => self
+                .engine
+                .set_move_overhead(Duration::from_millis(ms as u64)),
+            (Opt::ClearHash, _) => self.engine.new_game(),
+            (Opt::UseMillisec, Value::Flag(on)) => self.with_settings(|s| s.ucci_millis = on),
+            (Opt::ShowWdl, Value::Flag(on)) => self.with_settings(|s| s.show_wdl = on),
+            (Opt::Variant, _) => self.with_settings(|s| s.ranks_1_to_10 = true),
+            (Opt::Level, Value::Number(level)) => {
+                self.level = level as u8;
+                self.apply_strength();
+            }
+            (Opt::LimitStrength, Value::Flag(on)) => {
+                self.limit_strength = on;
+                self.apply_strength();
+            }
+            (Opt::Elo, Value::Number(elo)) => {
+                self.elo = elo as i32;
+                self.apply_strength();
+            }
+            (Opt::OwnBook, Value::Flag(on)) => self.engine.set_own_book(on),
+            (Opt::BookFile, Value::Text(path)) => self.set_book_file(&path),
+            // Pondering is asked for by `go ponder`; and `Spec::read` gives each option only
+            // values of its own kind.
+            _ => {}
         }
     }
 
     /// Loads the book file named by `value`; empty or `<empty>` means the built-in book. A bad
     /// file leaves the current book in place.
-    fn set_book_file(&mut self, value: Option<&str>) {
-        let path = value.map(str::trim).unwrap_or("");
+    fn set_book_file(&mut self, path: &str) {
         if path.is_empty() || path == "<empty>" {
             self.engine.set_book(None);
             return;
@@ -583,9 +518,9 @@ impl Session {
                     line += &format!(" bestmove {}", xiangqi::format_move(&pos, m, notation));
                 }
                 let kind = match hit.bound {
-                    engine::tt::Bound::Lower => "lowerbound",
-                    engine::tt::Bound::Upper => "upperbound",
-                    engine::tt::Bound::Exact => "exact",
+                    xiangqi_engine::Bound::Lower => "lowerbound",
+                    xiangqi_engine::Bound::Upper => "upperbound",
+                    xiangqi_engine::Bound::Exact => "exact",
                 };
                 line += &format!(" {kind} {} depth {}", hit.score, hit.depth.max(0));
                 self.say(&line);

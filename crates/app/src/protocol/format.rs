@@ -1,10 +1,10 @@
 //! How search output is written in each protocol.
 
 use super::command::Dialect;
-use engine::score::{printed, Printed};
-use engine::SearchInfo;
 use std::fmt::Write as _;
 use xiangqi::{Move, Notation, Position};
+use xiangqi_engine::score::{printed, Printed};
+use xiangqi_engine::SearchInfo;
 
 /// A move in protocol coordinates: ICCS `h2e2`, or ranks 1–10 (`h3e3`) after `UCI_Variant`.
 pub fn format_move(pos: &Position, m: Move, ranks_1_to_10: bool) -> String {
@@ -19,10 +19,10 @@ pub fn format_move(pos: &Position, m: Move, ranks_1_to_10: bool) -> String {
 /// Win/draw/loss in permille for a score, from a simple logistic model: a score of about
 /// ±300 centi-soldiers wins about two games in three.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score >= engine::score::MATE_BOUND {
+    if score >= xiangqi_engine::score::MATE_BOUND {
         return (1000, 0, 0);
     }
-    if score <= -engine::score::MATE_BOUND {
+    if score <= -xiangqi_engine::score::MATE_BOUND {
         return (0, 0, 1000);
     }
     let s = score as f64;

@@ -2,13 +2,15 @@
 //! Chinese GUIs) and UCI (as Pikafish and Fairy-Stockfish speak it).
 //!
 //! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
-//! [`driver`] keeps the session state and drives the engine; [`format`] writes its output;
-//! [`perft`] runs `go perft` beside the session; [`input`] reads lines of bounded length.
+//! [`driver`] keeps the session state and drives the engine; [`format`](mod@format) writes its output;
+//! [`options`] is the one table of the options it offers; [`perft`] runs `go perft` beside the
+//! session; [`input`] reads lines of bounded length.
 
 pub mod command;
 pub mod driver;
 pub mod format;
 pub mod input;
+pub mod options;
 pub mod perft;
 
 #[cfg(test)]

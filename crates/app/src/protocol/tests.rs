@@ -319,7 +319,7 @@ fn best_move(line: &str, pos: &xiangqi::Position, notation: xiangqi::Notation) -
 }
 
 fn book_moves(pos: &xiangqi::Position) -> Vec<xiangqi::Move> {
-    let book = engine::Book::builtin().unwrap();
+    let book = xiangqi_engine::Book::builtin().unwrap();
     book.probe(pos).iter().map(|m| m.mv).collect()
 }
 
@@ -369,7 +369,7 @@ fn the_book_answers_until_switched_off() {
     assert!(out.text().contains("info depth 3"), "{}", out.text());
     assert!(!out.text().contains("book"), "{}", out.text());
     s.handle_line("setoption usebook maybe");
-    out.wait_for("info string option usebook needs true or false");
+    out.wait_for("info string option usebook: needs true or false");
 }
 
 #[test]
@@ -395,8 +395,8 @@ fn a_book_file_can_be_loaded_and_a_bad_one_is_refused() {
     let dir = std::env::temp_dir().join(format!("xq-protocol-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("elephant.bin");
-    let lines = engine::book::parse_lines("相三进五 卒７进１").unwrap();
-    std::fs::write(&good, engine::Book::build(&lines, None).to_bytes()).unwrap();
+    let lines = xiangqi_engine::book::parse_lines("相三进五 卒７进１").unwrap();
+    std::fs::write(&good, xiangqi_engine::Book::build(&lines, None).to_bytes()).unwrap();
     let bad = dir.join("bad.bin");
     std::fs::write(&bad, b"XQBK and then nonsense").unwrap();
 
@@ -546,10 +546,10 @@ fn strength_options_are_listed_checked_and_applied() {
     s.handle_line("isready");
     out.wait_for("readyok");
     let text = out.text();
-    assert!(text.contains("needs a level from 1 to 10"), "{text}");
-    assert!(text.contains("UCI_Elo 100 is outside"), "{text}");
+    assert!(text.contains("option Level: 0 is outside 1–10"), "{text}");
+    assert!(text.contains("option UCI_Elo: 100 is outside"), "{text}");
     assert!(
-        text.contains("UCI_LimitStrength needs true or false"),
+        text.contains("option UCI_LimitStrength: needs true or false"),
         "{text}"
     );
     // Level 1 searches one ply; its report says so (the book would answer the start position).

@@ -72,8 +72,8 @@ struct LevelView {
 
 async fn levels() -> Json<Vec<LevelView>> {
     Json(
-        (engine::strength::MIN_LEVEL..=engine::strength::MAX_LEVEL)
-            .zip(engine::strength::LEVEL_ELO)
+        (xiangqi_engine::strength::MIN_LEVEL..=xiangqi_engine::strength::MAX_LEVEL)
+            .zip(xiangqi_engine::strength::LEVEL_ELO)
             .map(|(level, elo)| LevelView { level, elo })
             .collect(),
     )
@@ -160,7 +160,7 @@ struct NewGame {
 }
 
 fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
-    use engine::strength::{MAX_LEVEL, MIN_LEVEL};
+    use xiangqi_engine::strength::{MAX_LEVEL, MIN_LEVEL};
     match level {
         None => Ok(DEFAULT_LEVEL),
         Some(l) if (MIN_LEVEL..=MAX_LEVEL).contains(&l) => Ok(l),

@@ -7,9 +7,9 @@
 
 use super::disk::DiskError;
 use super::search::{Analysis, JobKind, Review};
-use engine::strength;
 use xiangqi::pgn::{civil_from_days, pgn_date, write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, Position, WinReason};
+use xiangqi_engine::strength;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -1,9 +1,9 @@
 //! The web GUI: a local axum server with a JSON API and the page that plays against the engine.
 //!
 //! [`app`] builds the whole router (tests drive it without a socket); [`serve`] binds it, prints
-//! the URL and opens the browser. Games live in [`store::GameStore`], engine work in
-//! [`search`]; [`server`] runs the connections and [`guard`] decides who may talk to it; the
-//! page itself is in `crates/app/web/` and embedded by [`assets`].
+//! the URL and opens the browser. Games live in `store::GameStore`, engine work in `search`;
+//! `server` runs the connections and `guard` decides who may talk to it; the page itself is in
+//! `crates/app/web/` and embedded by `assets`.
 
 mod api;
 mod assets;

@@ -11,9 +11,6 @@
 use super::games::{lock, GameEntry, Job, SharedEntry};
 use super::store::StoreError;
 use super::AppState;
-use engine::score::{printed, Printed};
-use engine::strength::{self, Strength};
-use engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -21,6 +18,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use xiangqi::{format_move, DrawReason, Move, Notation, Outcome, Position};
+use xiangqi_engine::score::{printed, Printed};
+use xiangqi_engine::strength::{self, Strength};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult};
 
 /// What a job does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -67,7 +67,7 @@ pub fn level_limits(level: u8) -> Limits {
 }
 
 /// How the computer weakens itself at difficulty `level` (`None` at level 10): the engine's
-/// calibrated levels, see `engine::strength`.
+/// calibrated levels, see `xiangqi_engine::strength`.
 pub fn level_strength(level: u8) -> Option<Strength> {
     Some(Strength::level(level)).filter(|s| !s.is_full())
 }

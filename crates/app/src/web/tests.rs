@@ -311,7 +311,7 @@ async fn playing_black_the_computer_opens() {
     assert_eq!(game["turn"], "black");
     // It comes from the opening book, reported as such (depth 0, no nodes).
     let start = xiangqi::Position::startpos();
-    let book: Vec<String> = engine::Book::builtin()
+    let book: Vec<String> = xiangqi_engine::Book::builtin()
         .unwrap()
         .probe(&start)
         .iter()

@@ -5,7 +5,7 @@ use crate::history::{Context, PieceTo};
 use crate::movepick::{can_lose_material, MovePicker, OrderingHints};
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::{see_at_least, SEE_VALUE};
-use crate::tt::{Bound, TtHit};
+use crate::tt::{Bound, HashEntry};
 use std::sync::LazyLock;
 use xiangqi::{Bitboard, Move, PieceKind};
 
@@ -36,7 +36,7 @@ impl NodeKind for NonPv {
 /// The stored score of a table entry, if its bound settles the node for the window
 /// (`alpha`, `beta`); the caller has checked that the entry is deep enough.
 #[inline]
-fn tt_cutoff(hit: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+fn tt_cutoff(hit: &HashEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let score = from_tt(hit.score, ply);
     let usable = match hit.bound {
         Bound::Exact => true,

@@ -247,11 +247,6 @@ impl<'a> Worker<'a> {
         &self.completed_lines
     }
 
-    /// Nodes this worker has searched.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// Iterative deepening until a limit is reached or the search is stopped, calling
     /// `report` (main worker only) after every completed iteration.
     pub fn iterate(&mut self, report: &mut dyn FnMut(&SearchInfo)) {

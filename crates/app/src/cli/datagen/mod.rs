@@ -23,12 +23,12 @@ pub mod selfplay;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use engine::random::Rng;
 use searcher::Searcher;
 use selfplay::{Config, GameResult, PlayedGame};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+use xiangqi_engine::random::Rng;
 
 /// Arguments of `datagen`.
 #[derive(Args)]

@@ -4,8 +4,8 @@
 //! teach something about balanced play.
 
 use super::searcher::Searcher;
-use engine::random::Rng;
 use xiangqi::{Game, Position};
+use xiangqi_engine::random::Rng;
 
 /// An opening whose search score is beyond this (centi-soldiers) is drawn again.
 pub const MAX_OPENING_SCORE: i32 = 150;

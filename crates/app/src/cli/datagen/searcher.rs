@@ -1,8 +1,8 @@
 //! The engine as self-play uses it: one thread, a fixed node budget per move, and a hash table
 //! that only this game uses, so a game's moves depend on nothing but its own history.
 
-use engine::{Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 use xiangqi::Game;
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 
 /// A single-threaded, node-limited engine for one game at a time.
 pub struct Searcher {

@@ -5,10 +5,10 @@ use super::adjudicate::{Adjudicator, Verdict};
 use super::opening::random_opening;
 use super::searcher::Searcher;
 use anyhow::{Context, Result};
-use engine::random::Rng;
-use engine::score::MATE_BOUND;
 use std::fmt::{self, Write as _};
 use xiangqi::{Color, Game, Outcome};
+use xiangqi_engine::random::Rng;
+use xiangqi_engine::score::MATE_BOUND;
 
 /// What shapes every game of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

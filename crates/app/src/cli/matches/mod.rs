@@ -169,7 +169,7 @@ fn opening_order(args: &MatchArgs) -> Result<(Vec<openings::Opening>, Option<u64
     }
     let seed = args
         .seed
-        .unwrap_or_else(|| engine::random::Rng::from_time().next_u64());
+        .unwrap_or_else(|| xiangqi_engine::random::Rng::from_time().next_u64());
     openings::shuffle(&mut openings, seed);
     Ok((openings, Some(seed)))
 }

@@ -6,9 +6,9 @@
 //! skipped. A FEN is told from moves by its `/`, which no move contains.
 
 use anyhow::{bail, Context, Result};
-use engine::random::Rng;
 use std::path::Path;
 use xiangqi::{parse_move, Game, Move, Position, Validation};
+use xiangqi_engine::random::Rng;
 
 /// A start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]

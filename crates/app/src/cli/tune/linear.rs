@@ -4,7 +4,7 @@
 //!
 //! The evaluation is a sum of weight × feature count per phase, blended by the position's
 //! phase and scaled down in drawish endings. How much each weight moves a position's score is
-//! found generically, by evaluating with that weight raised by [`STEP`]: nothing here knows
+//! found generically, by evaluating with that weight raised by `STEP`: nothing here knows
 //! what the weights mean, so a new weight in `Weights` is tuned without changes. Raising by a
 //! multiple of 64 keeps the integer divisions inside the evaluation (eighths of the threat
 //! weight, 64ths of the table scales) exact. The blend and the drawish scale are held at their
@@ -12,8 +12,8 @@
 
 use super::data::Sample;
 use super::parallel::fold_chunks;
-use engine::eval::params::Weights;
-use engine::eval::{Evaluator, Terms};
+use xiangqi_engine::tuning::Weights;
+use xiangqi_engine::tuning::{Evaluator, Terms};
 
 /// How far each weight is raised to measure its effect.
 const STEP: i32 = 64;
@@ -163,8 +163,8 @@ impl Linear {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::eval::params::DEFAULT;
     use xiangqi::{Color, Position};
+    use xiangqi_engine::tuning::DEFAULT_WEIGHTS;
 
     fn sample(fen: &str, result: f64) -> Sample {
         Sample {
@@ -196,10 +196,10 @@ mod tests {
 
     #[test]
     fn agrees_with_the_evaluator_at_its_origin() {
-        let linear = Linear::build(&samples(), &DEFAULT, 2);
+        let linear = Linear::build(&samples(), &DEFAULT_WEIGHTS, 2);
         let zero = vec![0.0; linear.origin().len()];
         for (j, s) in samples().iter().enumerate() {
-            let diff = linear.eval(j, &zero) - true_red_eval(&DEFAULT, &s.pos);
+            let diff = linear.eval(j, &zero) - true_red_eval(&DEFAULT_WEIGHTS, &s.pos);
             // Only the evaluator's rounding separates them.
             assert!(diff.abs() < 2.0, "position {j}: {diff}");
         }
@@ -208,8 +208,8 @@ mod tests {
 
     #[test]
     fn predicts_the_evaluation_after_a_change() {
-        let linear = Linear::build(&samples(), &DEFAULT, 1);
-        let mut changed = DEFAULT.clone();
+        let linear = Linear::build(&samples(), &DEFAULT_WEIGHTS, 1);
+        let mut changed = DEFAULT_WEIGHTS.clone();
         changed.material[3].mg += 40;
         changed.chariot_mobility.eg -= 3;
         changed.hanging.mg += 16;
@@ -217,7 +217,7 @@ mod tests {
         let delta: Vec<f64> = changed
             .values()
             .iter()
-            .zip(DEFAULT.values())
+            .zip(DEFAULT_WEIGHTS.values())
             .map(|(&a, b)| (a - b) as f64)
             .collect();
         for (j, s) in samples().iter().enumerate() {

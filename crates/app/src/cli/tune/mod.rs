@@ -26,14 +26,14 @@ pub mod sigmoid;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use data::Sample;
-use engine::eval::params::{Weights, DEFAULT};
-use engine::eval::Evaluator;
 use linear::Linear;
 use parallel::fold_chunks;
 use sigmoid::{fit_k, mean_error, Point};
 use std::path::PathBuf;
 use std::time::Instant;
 use xiangqi::Color;
+use xiangqi_engine::tuning::Evaluator;
+use xiangqi_engine::tuning::{Weights, DEFAULT_WEIGHTS};
 
 /// Arguments of `tune`.
 #[derive(Args)]
@@ -268,9 +268,13 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         score_weight: args.score_weight,
         threads,
     };
-    let tuned = tune(train, validation, &DEFAULT, &settings, &mut |line| {
-        eprintln!("{line}")
-    });
+    let tuned = tune(
+        train,
+        validation,
+        &DEFAULT_WEIGHTS,
+        &settings,
+        &mut |line| eprintln!("{line}"),
+    );
     let mut summary = vec![
         format!(
             "Tuned by `xiangqi tune` on {} positions ({}).",
@@ -295,8 +299,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     for line in &summary {
         outln!("{line}");
     }
-    out!("{}", report::changes(&DEFAULT, &tuned.weights));
-    let file = report::tuned_file(&DEFAULT, &tuned.weights, &summary);
+    out!("{}", report::changes(&DEFAULT_WEIGHTS, &tuned.weights));
+    let file = report::tuned_file(&DEFAULT_WEIGHTS, &tuned.weights, &summary);
     std::fs::write(&args.out, file)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(
@@ -310,14 +314,14 @@ pub fn run(args: &TuneArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::random::Rng;
     use sigmoid::sigmoid;
     use xiangqi::Position;
+    use xiangqi_engine::random::Rng;
 
     /// Positions from random games, labelled with the expectation of a "true" evaluation that
     /// values chariots and tempo differently from the hand-made one.
     fn synthetic() -> (Vec<Sample>, Weights) {
-        let mut truth = DEFAULT.clone();
+        let mut truth = DEFAULT_WEIGHTS.clone();
         truth.material[4].mg += 200;
         truth.material[4].eg += 200;
         truth.horse_mobility.mg += 10;
@@ -363,7 +367,7 @@ mod tests {
             threads: 2,
         };
         let mut lines = Vec::new();
-        let tuned = tune(train, validation, &DEFAULT, &settings, &mut |l| {
+        let tuned = tune(train, validation, &DEFAULT_WEIGHTS, &settings, &mut |l| {
             lines.push(l)
         });
         assert!(tuned.error < tuned.start_error * 0.8, "{lines:#?}");
@@ -371,7 +375,7 @@ mod tests {
         assert!(after < before, "{lines:#?}");
         let chariot = tuned.weights.material[4].mg;
         assert!(
-            chariot > DEFAULT.material[4].mg + 50,
+            chariot > DEFAULT_WEIGHTS.material[4].mg + 50,
             "chariot {chariot}, truth {}",
             truth.material[4].mg
         );
@@ -395,9 +399,9 @@ mod tests {
     #[test]
     fn error_of_agrees_with_points() {
         let (samples, _) = synthetic();
-        let points = points(&samples[..50], &DEFAULT, 2);
+        let points = points(&samples[..50], &DEFAULT_WEIGHTS, 2);
         assert_eq!(points.len(), 50);
         let direct = mean_error(&points, 0.01, 1);
-        assert!((error_of(&samples[..50], &DEFAULT, 0.01, 3) - direct).abs() < 1e-12);
+        assert!((error_of(&samples[..50], &DEFAULT_WEIGHTS, 0.01, 3) - direct).abs() < 1e-12);
     }
 }

@@ -1,9 +1,9 @@
 //! What the tuner writes: a table of the weights that changed, and the tuned set as a Rust
-//! literal with that table above it as comments, ready to paste over `DEFAULT` in
+//! literal with that table above it as comments, ready to paste over `DEFAULT_WEIGHTS` in
 //! `crates/engine/src/eval/params.rs`.
 
-use engine::eval::params::Weights;
 use std::fmt::Write as _;
+use xiangqi_engine::tuning::Weights;
 
 /// One line per weight that differs: `name  before -> after  (change)`.
 pub fn changes(before: &Weights, after: &Weights) -> String {
@@ -41,11 +41,11 @@ pub fn tuned_file(before: &Weights, after: &Weights, summary: &[String]) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::eval::params::DEFAULT;
+    use xiangqi_engine::tuning::DEFAULT_WEIGHTS;
 
     #[test]
     fn lists_only_changed_weights() {
-        let mut before = DEFAULT.clone();
+        let mut before = DEFAULT_WEIGHTS.clone();
         before.tempo = 16;
         before.material[4].eg = 930;
         let mut after = before.clone();
@@ -56,14 +56,17 @@ mod tests {
         assert!(table.contains("material.chariot.eg"));
         assert!(table.contains("930 ->   910  (-20)"), "{table}");
         assert!(table.contains("16 ->    20  (+4)"), "{table}");
-        assert_eq!(changes(&DEFAULT, &DEFAULT), "(no weight changed)\n");
+        assert_eq!(
+            changes(&DEFAULT_WEIGHTS, &DEFAULT_WEIGHTS),
+            "(no weight changed)\n"
+        );
     }
 
     #[test]
     fn file_holds_summary_changes_and_literal() {
-        let mut after = DEFAULT.clone();
+        let mut after = DEFAULT_WEIGHTS.clone();
         after.tempo = 9;
-        let file = tuned_file(&DEFAULT, &after, &["K 0.006".to_string()]);
+        let file = tuned_file(&DEFAULT_WEIGHTS, &after, &["K 0.006".to_string()]);
         assert!(
             file.starts_with("// K 0.006\n//\n// Changes from the starting weights:\n//   tempo")
         );

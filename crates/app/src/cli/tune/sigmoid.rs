@@ -83,7 +83,7 @@ pub fn fit_k(points: &[Point], threads: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::random::Rng;
+    use xiangqi_engine::random::Rng;
 
     fn evals() -> impl Iterator<Item = f64> + Clone {
         (-300..=300).map(|i| i as f64 * 2.5)

@@ -8,7 +8,7 @@ use xiangqi::excerpt;
 ///
 /// Each message is one line of English, meant for `info string …`; the engine reports it and
 /// carries on. Text quoted from the line is an [`excerpt`] with control characters escaped
-/// ([`shown`]), so a garbled or enormous line yields a short printable message.
+/// (`shown`), so a garbled or enormous line yields a short printable message.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
     /// The first word is no command of either protocol.
