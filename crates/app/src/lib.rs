@@ -3,5 +3,6 @@
 //! being a library lets the fuzz targets drive the protocol session as a GUI would.
 
 pub mod cli;
+pub mod dates;
 pub mod protocol;
 pub mod web;

@@ -33,7 +33,8 @@ pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason
 pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
-pub use pgn::{read_pgn, record_from_xqf, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
+pub use pgn::{read_pgn, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};
 pub use square::Square;
+pub use xqf::{record_from_xqf, XqfImportError};

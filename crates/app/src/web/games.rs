@@ -7,7 +7,8 @@
 
 use super::disk::DiskError;
 use super::search::{Analysis, JobKind, Review};
-use xiangqi::pgn::{civil_from_days, pgn_date, write_pgn, GameRecord, NotationCodec, RecordMove};
+use crate::dates::{civil_from_days, pgn_date};
+use xiangqi::pgn::{write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, Position, WinReason};
 use xiangqi_engine::strength;
 

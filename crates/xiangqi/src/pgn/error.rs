@@ -3,7 +3,6 @@
 use crate::excerpt::excerpt;
 use crate::fen::FenError;
 use crate::piece::Color;
-use crate::xqf::XqfError;
 
 /// Why a PGN file could not be read: what went wrong, on which line, at which token.
 ///
@@ -85,34 +84,4 @@ fn describe_token(token: &str) -> String {
     } else {
         format!("at {token:?}")
     }
-}
-
-/// Why an XQF file could not be turned into a [`GameRecord`](super::GameRecord).
-#[derive(Debug, thiserror::Error)]
-pub enum XqfImportError {
-    /// The file could not be decoded at all.
-    #[error(transparent)]
-    Decode(#[from] XqfError),
-    /// The start position stored in the file is not a legal position.
-    #[error("XQF start position {fen:?}: {error}")]
-    Start {
-        /// The start position as decoded.
-        fen: String,
-        /// What is wrong with it.
-        error: FenError,
-    },
-    /// A move of the record is not legal where it stands.
-    #[error("XQF {line} has {mv} as {side}'s move {number}, which is not legal there: {reason}")]
-    IllegalMove {
-        /// "main line" or "variation".
-        line: &'static str,
-        /// The move in ICCS coordinates.
-        mv: String,
-        /// Its move number.
-        number: u16,
-        /// The side it is for.
-        side: Color,
-        /// What is wrong with it.
-        reason: String,
-    },
 }

@@ -1,8 +1,8 @@
-//! Game records in PGN (the Xiangqi convention of XQWizard and xqbase) and XQF (XQStudio).
+//! Game records in PGN (the Xiangqi convention of XQWizard and xqbase).
 //!
 //! A [`GameRecord`] holds tags, a start position, and the main line with comments and
-//! variations. [`read_pgn`] reads every game of a PGN file, [`write_pgn`] writes one, and
-//! [`record_from_xqf`] converts an XQF file. Moves are read and written by a [`MoveCodec`], so
+//! variations. [`read_pgn`] reads every game of a PGN file and [`write_pgn`] writes one (an XQF
+//! file becomes a record through [`crate::xqf::record_from_xqf`]). Moves are read and written by a [`MoveCodec`], so
 //! the same code serves ICCS (`H2-E2`, built in as [`IccsCodec`]), WXF (`C2.5`) and Chinese
 //! (`炮二平五`) files.
 //!
@@ -17,14 +17,12 @@
 //! assert_eq!(again, games);
 //! ```
 
-mod codec;
-mod date;
+pub(crate) mod codec;
 mod decode;
 mod error;
-mod from_xqf;
 mod lexer;
 mod reader;
-mod record;
+pub(crate) mod record;
 mod writer;
 
 #[cfg(test)]
@@ -32,14 +30,10 @@ mod proptests;
 #[cfg(test)]
 mod real_files_tests;
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
-mod xqf_tests;
+pub(crate) mod tests;
 
 pub use codec::{IccsCodec, MoveCodec, NotationCodec};
-pub use date::{civil_from_days, pgn_date};
-pub use error::{PgnError, XqfImportError};
-pub use from_xqf::record_from_xqf;
+pub use error::PgnError;
 pub use reader::{read_pgn, read_pgn_str, MAX_VARIATION_DEPTH};
 pub use record::{GameRecord, RecordMove, ROSTER};
 pub use writer::write_pgn;

@@ -7,6 +7,7 @@
 use super::tests::assert_round_trip;
 use super::*;
 use crate::testdata;
+use crate::xqf::record_from_xqf;
 
 /// The codec of the notation module, reading any notation and writing Chinese.
 fn notation_codec() -> Box<dyn MoveCodec> {
@@ -163,28 +164,6 @@ fn check_sample_against_xqf(codec: &dyn MoveCodec) {
 #[test]
 fn sample_pgn_matches_xqf_with_notation_module() {
     check_sample_against_xqf(&*notation_codec());
-}
-
-#[test]
-fn sample_xqf_converts_and_round_trips() {
-    let Some(xqf) = testdata::read("sample.xqf") else {
-        return;
-    };
-    let game = record_from_xqf(&xqf).unwrap();
-    assert_eq!(
-        game.start.to_fen(),
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1"
-    );
-    assert_eq!(game.moves.len(), 75);
-    assert_eq!(game.moves[0].mv.to_string(), "b2e2");
-    assert_eq!(game.moves[74].mv.to_string(), "e9c9");
-    assert_eq!(game.result.as_deref(), Some("1-0"));
-    assert_eq!(game.tag("Red"), Some("许银川"));
-    assert_eq!(game.tag("Round"), Some("?"));
-    let initial = game.initial_comment.as_deref().unwrap();
-    assert!(initial.starts_with("\u{3000}\u{3000}象棋让九子"));
-    let text = assert_round_trip(&game);
-    assert!(text.contains("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1\"]"));
 }
 
 /// A real file in Chinese read with the ICCS codec: an error naming the first move, no panic.

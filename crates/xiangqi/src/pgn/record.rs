@@ -33,7 +33,7 @@ impl RecordMove {
 /// A game as stored in PGN or XQF: tags, start position, main line with comments and variations.
 ///
 /// Records that come from [`read_pgn`](super::read_pgn) or
-/// [`record_from_xqf`](super::record_from_xqf) are in *export form*, the form
+/// [`record_from_xqf`](crate::xqf::record_from_xqf) are in *export form*, the form
 /// [`write_pgn`](super::write_pgn) writes, so that reading what was written gives the same record:
 /// - `tags` holds `Game` first, then the [`ROSTER`] (`?` or `????.??.??` where the file had
 ///   none; `Result` agreeing with [`GameRecord::result`]), then the other tags in file order, a

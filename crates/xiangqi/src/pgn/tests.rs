@@ -27,7 +27,7 @@ fn iccs(line: &[RecordMove]) -> Vec<String> {
 
 /// Writes `game` in ICCS, reads it back, and checks that nothing changed (and that writing
 /// again gives the same text).
-pub(super) fn assert_round_trip(game: &GameRecord) -> String {
+pub(crate) fn assert_round_trip(game: &GameRecord) -> String {
     let text = write_pgn(game, &IccsCodec, "ICCS");
     let back = read1(&text);
     assert_eq!(&back, game, "\n{text}");

@@ -86,7 +86,7 @@ pub fn today() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    xiangqi::pgn::pgn_date(secs)
+    crate::dates::pgn_date(secs)
 }
 
 #[cfg(test)]

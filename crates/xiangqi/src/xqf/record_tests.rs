@@ -1,7 +1,9 @@
 //! [`record_from_xqf`] on small hand-built XQF files (version 10: stored in the clear).
 
 use super::*;
+use crate::pgn::tests::assert_round_trip;
 use crate::piece::Color;
+use crate::testdata;
 
 /// Square byte of an ICCS square name: `file * 10 + rank`.
 fn square(name: &str) -> u8 {
@@ -99,7 +101,7 @@ fn moves_comments_and_variations() {
     let variation = &game.moves[0].variations[0];
     assert_eq!(variation[0].mv.to_string(), "b2e2");
     assert_eq!(variation[1].comment.as_deref(), Some("\u{3000}屏风马"));
-    super::tests::assert_round_trip(&game);
+    assert_round_trip(&game);
 }
 
 #[test]
@@ -140,7 +142,7 @@ fn illegal_moves_are_errors() {
 fn undecodable_files_and_bad_start_positions() {
     assert!(matches!(
         record_from_xqf(b"PK\x03\x04"),
-        Err(XqfImportError::Decode(crate::xqf::XqfError::NotXqf))
+        Err(XqfImportError::Decode(XqfError::NotXqf))
     ));
     let mut generals_only = [None; 32];
     generals_only[4] = Some("e0");
@@ -158,4 +160,26 @@ fn undecodable_files_and_bad_start_positions() {
         ),
         "{e}"
     );
+}
+
+#[test]
+fn sample_xqf_converts_and_round_trips() {
+    let Some(xqf) = testdata::read("sample.xqf") else {
+        return;
+    };
+    let game = record_from_xqf(&xqf).unwrap();
+    assert_eq!(
+        game.start.to_fen(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1"
+    );
+    assert_eq!(game.moves.len(), 75);
+    assert_eq!(game.moves[0].mv.to_string(), "b2e2");
+    assert_eq!(game.moves[74].mv.to_string(), "e9c9");
+    assert_eq!(game.result.as_deref(), Some("1-0"));
+    assert_eq!(game.tag("Red"), Some("许银川"));
+    assert_eq!(game.tag("Round"), Some("?"));
+    let initial = game.initial_comment.as_deref().unwrap();
+    assert!(initial.starts_with("\u{3000}\u{3000}象棋让九子"));
+    let text = assert_round_trip(&game);
+    assert!(text.contains("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1\"]"));
 }

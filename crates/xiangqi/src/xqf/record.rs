@@ -1,17 +1,49 @@
-//! XQF files (XQStudio) as game records.
+//! XQF files as game records: the decoded tree checked move by move and turned into a
+//! [`GameRecord`] (tags, result, comments and variations).
 
-use super::codec::why_illegal;
-use super::error::XqfImportError;
-use super::record::{export_tags, known_result, normalize_comment, GameRecord, RecordMove};
-use crate::fen::Validation;
+use super::decode::{parse_xqf, XqfError, XqfMove};
+use crate::fen::{FenError, Validation};
 use crate::moves::Move;
+use crate::pgn::codec::why_illegal;
+use crate::pgn::record::{export_tags, known_result, normalize_comment};
+use crate::pgn::{GameRecord, RecordMove};
+use crate::piece::Color;
 use crate::position::Position;
 use crate::square::Square;
-use crate::xqf::{parse_xqf, XqfMove};
+
+/// Why an XQF file could not be turned into a [`GameRecord`].
+#[derive(Debug, thiserror::Error)]
+pub enum XqfImportError {
+    /// The file could not be decoded at all.
+    #[error(transparent)]
+    Decode(#[from] XqfError),
+    /// The start position stored in the file is not a legal position.
+    #[error("XQF start position {fen:?}: {error}")]
+    Start {
+        /// The start position as decoded.
+        fen: String,
+        /// What is wrong with it.
+        error: FenError,
+    },
+    /// A move of the record is not legal where it stands.
+    #[error("XQF {line} has {mv} as {side}'s move {number}, which is not legal there: {reason}")]
+    IllegalMove {
+        /// "main line" or "variation".
+        line: &'static str,
+        /// The move in ICCS coordinates.
+        mv: String,
+        /// Its move number.
+        number: u16,
+        /// The side it is for.
+        side: Color,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
 
 /// Converts a decoded XQF record to a [`GameRecord`], checking every move is legal.
 ///
-/// `bytes` is a whole XQF file; [`crate::xqf::parse_xqf`] decodes it. The header's strings
+/// `bytes` is a whole XQF file; [`parse_xqf`] decodes it. The header's strings
 /// become tags, its result byte [`GameRecord::result`], and the record comes out in export form
 /// (see [`GameRecord`]), so writing it as PGN and reading that back gives the same record.
 ///
