@@ -69,7 +69,13 @@ fn main() -> ExitCode {
                 // A person at a terminal: open the GUI (`xiangqi --help` lists the commands).
                 web::serve(&web::ServeArgs::default())
             } else {
-                // Started by a GUI with a pipe for stdin: speak its protocol.
+                // Started by a GUI with a pipe for stdin: speak its protocol. A person who ran
+                // it from an IDE or a pipe by mistake learns why nothing opened (GUIs read
+                // stdout only, so this line does not disturb them).
+                eprintln!(
+                    "xiangqi: no terminal, so speaking UCI/UCCI on standard input; \
+                     `xiangqi serve` starts the GUI, `xiangqi --help` lists the commands"
+                );
                 protocol::driver::run_stdio(None)
             }
         }

@@ -1,7 +1,8 @@
 //! The web GUI in a real Chromium, driven through chromedriver: a person's games from start to
 //! end, as they click. Needs `chromium` and `chromedriver` (Debian: `chromium`,
 //! `chromium-driver`, and `fonts-wqy-microhei` for the Chinese glyphs). Without them the test
-//! is skipped with a note, except under CI (env `CI` set), where it fails.
+//! is reported as ignored, with the reason (`build.rs` looks for them), except under CI (env
+//! `CI` set), where it fails.
 //!
 //! With `XIANGQI_SCREENSHOTS` set, the screenshots go to `docs/screenshots/` (for the README);
 //! otherwise to a temporary folder.
@@ -346,6 +347,11 @@ impl Drop for TempDir {
 }
 
 #[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
 fn a_person_plays_in_the_browser() {
     let Some((driver, chrome)) = find_browser() else {
         if std::env::var_os("CI").is_some() {

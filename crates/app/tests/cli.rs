@@ -198,6 +198,7 @@ fn engine_mode_on_piped_stdin() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -213,6 +214,13 @@ fn engine_mode_on_piped_stdin() {
     assert!(text.contains("readyok"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
     assert_eq!(text.lines().last(), Some("bye"));
+    // One line on stderr says why no GUI opened; GUIs read stdout only.
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(note.lines().count(), 1, "{note}");
+    assert!(
+        note.contains("UCI/UCCI") && note.contains("xiangqi serve"),
+        "{note}"
+    );
 }
 
 /// The lines a child prints, read on a thread of their own so a test can give up on a hung
