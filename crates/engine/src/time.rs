@@ -3,7 +3,9 @@
 //! A fixed `movetime` is used whole, less the move overhead. With a clock the engine aims for
 //! an *optimum* (its share of the remaining time plus most of the increment) and never passes a
 //! *maximum* that leaves the move overhead and a safety margin on the clock, so it cannot lose
-//! on time.
+//! on time. Under byo-yomi (读秒: once the main time is spent, every move must be made within a
+//! fixed period) the period is a floor each move can count on, and the main time is spread on
+//! top of it.
 
 use std::time::{Duration, Instant};
 
@@ -16,6 +18,21 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the next time control, if any.
     pub moves_to_go: Option<u32>,
+    /// Byo-yomi period: once `time` is spent, each move may take this long (zero: none). A move
+    /// that starts with main time left may use that and then the period.
+    pub byoyomi: Duration,
+}
+
+impl Clock {
+    /// A clock of `time` left with `increment` per move, no byo-yomi.
+    pub fn new(time: Duration, increment: Duration) -> Clock {
+        Clock {
+            time,
+            increment,
+            moves_to_go: None,
+            byoyomi: Duration::ZERO,
+        }
+    }
 }
 
 /// Everything that limits one search.
@@ -33,6 +50,32 @@ pub struct Limits {
     pub infinite: bool,
     /// Stop once a mate in this many moves is found.
     pub mate: Option<u32>,
+}
+
+/// The optimum and maximum thinking time on `clock`.
+fn plan(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
+    // Keep a reserve on the clock beyond the overhead: 1% plus a few milliseconds.
+    let reserve = overhead + clock.time / 100 + Duration::from_millis(5);
+    let usable = clock.time.saturating_sub(reserve);
+    let moves_left = clock.moves_to_go.unwrap_or(32).clamp(1, 40);
+    let share = usable / moves_left + clock.increment * 3 / 4;
+    if clock.byoyomi.is_zero() {
+        let optimum = share.min(usable * 2 / 3);
+        let maximum = (optimum * 4).min(usable * 3 / 4).max(optimum);
+        return (optimum, maximum);
+    }
+    // The period is there for every move from now on; a move may run into it once the main
+    // time is gone, and must end before it does (with the overhead and a margin of 5 %).
+    let period = clock
+        .byoyomi
+        .saturating_sub(overhead + clock.byoyomi / 20 + Duration::from_millis(5));
+    if usable.is_zero() {
+        // In byo-yomi proper: time not used now is lost, so use the period whole.
+        return (period, period);
+    }
+    let optimum = share + period * 3 / 4;
+    let maximum = (optimum * 4).min(usable * 3 / 4 + period).max(optimum);
+    (optimum, maximum.min(usable + period))
 }
 
 /// Deadlines for one search, measured from its start.
@@ -74,13 +117,7 @@ impl TimeManager {
                 maximum: None,
             };
         };
-        // Keep a reserve on the clock beyond the overhead: 1% plus a few milliseconds.
-        let reserve = overhead + clock.time / 100 + Duration::from_millis(5);
-        let usable = clock.time.saturating_sub(reserve);
-        let moves_left = clock.moves_to_go.unwrap_or(32).clamp(1, 40);
-        let share = usable / moves_left + clock.increment * 3 / 4;
-        let optimum = share.min(usable * 2 / 3);
-        let maximum = (optimum * 4).min(usable * 3 / 4).max(optimum);
+        let (optimum, maximum) = plan(&clock, overhead);
         TimeManager {
             start,
             optimum: Some(optimum.max(Duration::from_millis(1))),
@@ -128,14 +165,48 @@ mod tests {
     use super::*;
 
     fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        byoyomi(ms, inc, mtg, 0)
+    }
+
+    fn byoyomi(ms: u64, inc: u64, mtg: Option<u32>, byo: u64) -> Limits {
         Limits {
             clock: Some(Clock {
                 time: Duration::from_millis(ms),
                 increment: Duration::from_millis(inc),
                 moves_to_go: mtg,
+                byoyomi: Duration::from_millis(byo),
             }),
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn under_byoyomi_a_move_never_passes_main_time_and_period() {
+        let overhead = Duration::from_millis(30);
+        for (ms, inc, byo) in [
+            (0, 0, 1_000),
+            (0, 0, 30_000),
+            (500, 0, 1_000),
+            (10_000, 0, 1_000),
+            (600_000, 0, 30_000),
+            (5, 0, 100),
+            (0, 0, 40),
+        ] {
+            let tm = TimeManager::new(&byoyomi(ms, inc, None, byo), overhead);
+            let max = tm.maximum().unwrap();
+            let allowed = Duration::from_millis(ms + byo);
+            assert!(
+                max + overhead <= allowed.max(Duration::from_millis(1) + overhead),
+                "{ms}+{inc} byo {byo}: {max:?}"
+            );
+        }
+        // In byo-yomi proper the period is used almost whole: time not used is lost.
+        let tm = TimeManager::new(&byoyomi(0, 0, None, 10_000), overhead);
+        assert!(tm.maximum().unwrap() >= Duration::from_millis(9_000));
+        // With main time left, a move may count on part of the period as well.
+        let with_main = TimeManager::new(&byoyomi(60_000, 0, None, 10_000), overhead);
+        let without = TimeManager::new(&clock(60_000, 0, None), overhead);
+        assert!(with_main.optimum > without.optimum);
     }
 
     #[test]

@@ -430,11 +430,21 @@ impl Session {
                 Err(e) => self.complain(&format!("searchmoves: move ignored: {e}")),
             }
         }
-        let clock = params.clock_for(root.side_to_move()).map(|c| Clock {
-            time: c.time,
-            increment: c.inc,
-            moves_to_go: c.movestogo,
-        });
+        let byoyomi = params.byoyomi.unwrap_or(Duration::ZERO);
+        let clock = match params.clock_for(root.side_to_move()) {
+            Some(c) => Some(Clock {
+                time: c.time,
+                increment: c.inc,
+                moves_to_go: c.movestogo,
+                byoyomi,
+            }),
+            // `go byoyomi T` alone: the main time is spent.
+            None if !byoyomi.is_zero() => Some(Clock {
+                byoyomi,
+                ..Clock::new(Duration::ZERO, Duration::ZERO)
+            }),
+            None => None,
+        };
         let limits = Limits {
             depth: params.depth,
             nodes: params.nodes,

@@ -561,3 +561,13 @@ fn strength_options_are_listed_checked_and_applied() {
     assert!(out.text().contains("info depth 1 "), "{}", out.text());
     assert!(!out.text().contains("info depth 3 "), "{}", out.text());
 }
+
+#[test]
+fn go_byoyomi_alone_is_a_clock_and_gets_an_answer() {
+    // Without the byo-yomi period, `go` alone would search until `stop`.
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("setoption name OwnBook value false");
+    s.handle_line("position startpos moves h2e2");
+    s.handle_line("go btime 0 wtime 0 byoyomi 300");
+    out.wait_for("bestmove");
+}

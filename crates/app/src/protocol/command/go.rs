@@ -28,6 +28,9 @@ pub struct GoParams {
     pub clocks: Clocks,
     /// UCCI `draw`: the opponent offers a draw; `bestmove … draw` accepts it.
     pub draw_offered: bool,
+    /// `byoyomi T` (as USI writes it, accepted in both dialects): once the side to move's time
+    /// is spent, each move may take T.
+    pub byoyomi: Option<Duration>,
 }
 
 /// The clocks of a `go` command, as sent. Which side is to move is known only to the driver, so UCI
@@ -118,7 +121,8 @@ impl GoParams {
 }
 
 /// UCI's `go` keywords.
-const UCI_WORDS: [&str; 13] = [
+const UCI_WORDS: [&str; 14] = [
+    "byoyomi",
     "searchmoves",
     "ponder",
     "wtime",
@@ -135,7 +139,8 @@ const UCI_WORDS: [&str; 13] = [
 ];
 
 /// UCCI's `go` keywords.
-const UCCI_WORDS: [&str; 11] = [
+const UCCI_WORDS: [&str; 12] = [
+    "byoyomi",
     "ponder",
     "draw",
     "depth",
@@ -203,6 +208,7 @@ pub(super) fn parse_go(
             "nodes" => go.nodes = Some(value.count(tokens)?),
             "mate" => go.mate = Some(value.count(tokens)?),
             "movetime" => go.movetime = Some(value.duration(tokens, unit)?),
+            "byoyomi" => go.byoyomi = Some(value.duration(tokens, unit)?),
             "wtime" | "time" => first.time = Some(value.duration(tokens, unit)?),
             "btime" | "opptime" => second.time = Some(value.duration(tokens, unit)?),
             "winc" | "increment" => first.inc = Some(value.duration(tokens, unit)?),

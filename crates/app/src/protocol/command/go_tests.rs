@@ -421,3 +421,15 @@ fn time_values() {
         assert_eq!(m(bad), None, "{bad:?}");
     }
 }
+
+#[test]
+fn byoyomi_in_both_dialects() {
+    let p = go(uci("go wtime 0 btime 0 byoyomi 1500"));
+    assert_eq!(p.byoyomi, Some(ms(1500)));
+    assert_eq!(p.clock_for(Red), clock(ms(0), ms(0), None));
+    // UCCI counts in seconds unless usemillisec is on.
+    assert_eq!(go(ucci("go time 60 byoyomi 10")).byoyomi, Some(secs(10)));
+    assert_eq!(go(ucci_ms("go byoyomi 250")).byoyomi, Some(ms(250)));
+    assert!(uci("go byoyomi").is_err());
+    assert!(uci("go byoyomi soon").is_err());
+}
