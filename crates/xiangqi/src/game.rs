@@ -47,6 +47,8 @@ pub enum DrawReason {
     InsufficientMaterial,
     /// The players agreed.
     Agreement,
+    /// A side ran out of time, but the other side has nothing left that could ever mate.
+    TimeoutAgainstBareMaterial,
 }
 
 /// How a game ended.
@@ -86,6 +88,7 @@ impl DrawReason {
             DrawReason::NoCaptureLimit => "120 plies without capture",
             DrawReason::InsufficientMaterial => "insufficient material",
             DrawReason::Agreement => "agreement",
+            DrawReason::TimeoutAgainstBareMaterial => "time forfeit against insufficient material",
         }
     }
 }
@@ -359,6 +362,42 @@ pub fn is_insufficient_material(pos: &Position) -> bool {
         .iter()
         .filter(|k| k.is_attacker())
         .all(|&k| pos.kind_bb(k).is_empty())
+}
+
+/// Whether `color` has a piece that can cross the river and attack (chariot, horse, cannon or
+/// soldier): without one it can never mate.
+pub fn can_ever_mate(pos: &Position, color: Color) -> bool {
+    PieceKind::ALL
+        .iter()
+        .filter(|k| k.is_attacker())
+        .any(|&k| !pos.pieces(color, k).is_empty())
+}
+
+/// The result when `flagged` runs out of time in `pos`: a loss, unless the other side could
+/// never mate, which makes it a draw.
+///
+/// ```
+/// use xiangqi::{game::flag_outcome, Color, DrawReason, Outcome, Position, WinReason};
+/// let lone_general = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+/// assert_eq!(
+///     flag_outcome(&lone_general, Color::Red),
+///     Outcome::Draw(DrawReason::TimeoutAgainstBareMaterial)
+/// );
+/// assert_eq!(
+///     flag_outcome(&lone_general, Color::Black),
+///     Outcome::Win { winner: Color::Red, reason: WinReason::Timeout }
+/// );
+/// ```
+pub fn flag_outcome(pos: &Position, flagged: Color) -> Outcome {
+    let opponent = flagged.other();
+    if can_ever_mate(pos, opponent) {
+        Outcome::Win {
+            winner: opponent,
+            reason: WinReason::Timeout,
+        }
+    } else {
+        Outcome::Draw(DrawReason::TimeoutAgainstBareMaterial)
+    }
 }
 
 /// Cheap repetition test for a search: `keys` holds the keys of the positions before the

@@ -1,9 +1,10 @@
-//! The JSON API: routes, request and response types, handlers.
+//! The JSON API: routes, request and response types, handlers. Handlers parse, call the
+//! game's methods ([`super::game::WebGame`]) and render its view.
 //!
 //! | route | does |
 //! |---|---|
 //! | `GET /api/games` | the saved games, newest first |
-//! | `POST /api/games` | a new game: `{human, level, fen?, pgn?}` |
+//! | `POST /api/games` | a new game: `{human, level, fen?, pgn?, clock?}` |
 //! | `POST /api/games/import?human=&level=` | a new game from a PGN file's bytes (UTF-8 or GBK) |
 //! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
@@ -11,19 +12,23 @@
 //! | `POST /api/games/{id}/move` | `{move, version?}`: plays the person's move |
 //! | `POST /api/games/{id}/undo`, `/redo` | takes back / replays moves up to the person's turn |
 //! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
+//! | `POST /api/games/{id}/pause`, `/resume` | stops / restarts the clock |
 //! | `POST /api/games/{id}/hint`, `/review` | asks the engine for a move / a review |
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
+//!
+//! A clock is `{"red": {"minutes": 10, "increment": 5, "byoyomi": 0}, "black": {…}}`: game time
+//! in minutes (fractions allowed), increment and byo-yomi period in seconds.
 
+use super::clock::TimeControl;
 use super::error::ApiError;
-use super::games::{
-    iccs_move, is_valid_id, lock, new_id, GameEntry, Human, SharedEntry, DEFAULT_LEVEL, MAX_PLIES,
-};
-use super::reasons::why_illegal;
+use super::game::{lock, Human, Refusal, SharedGame, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use super::game_file::{self, iccs_move, Origin};
 use super::search::{self, JobKind};
+use super::store::{is_valid_id, new_id};
 use super::view::{view, GameView, Summary};
 use super::AppState;
 use axum::body::Bytes;
@@ -36,8 +41,9 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
-use xiangqi::{Color, FenError, Notation, Outcome, Position, WinReason};
+use xiangqi::{FenError, Notation, Position};
 
 type Shared = State<Arc<AppState>>;
 
@@ -52,6 +58,8 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/redo", post(redo))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/draw", post(offer_draw))
+        .route("/games/{id}/pause", post(pause))
+        .route("/games/{id}/resume", post(resume))
         .route("/games/{id}/hint", post(hint))
         .route("/games/{id}/review", post(review))
         .route("/games/{id}/settings", post(settings))
@@ -113,8 +121,17 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await?
 }
 
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        ApiError::Rejected {
+            code: refusal.code,
+            message: refusal.message,
+        }
+    }
+}
+
 /// The game with this id (read back from disk if it was unloaded).
-fn find(state: &AppState, id: &str) -> Result<SharedEntry, ApiError> {
+fn find(state: &AppState, id: &str) -> Result<SharedGame, ApiError> {
     if !is_valid_id(id) {
         return Err(ApiError::no_game(id));
     }
@@ -128,7 +145,7 @@ fn find(state: &AppState, id: &str) -> Result<SharedEntry, ApiError> {
 async fn with_game(
     state: Arc<AppState>,
     id: String,
-    change: impl FnOnce(&Arc<AppState>, &SharedEntry, &mut GameEntry) -> Result<bool, ApiError>
+    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut WebGame) -> Result<bool, ApiError>
         + Send
         + 'static,
 ) -> Result<Json<GameView>, ApiError> {
@@ -139,7 +156,20 @@ async fn with_game(
             change(&state, &shared, entry).map(|changed| ((), changed))
         });
         search::schedule(&state, &shared, &mut entry);
-        changed.map(|()| Json(view(&entry)))
+        changed.map(|()| Json(view(&entry, Instant::now())))
+    })
+    .await
+}
+
+/// [`with_game`] for a method of the game that changes what the file records when it succeeds.
+async fn act(
+    state: Arc<AppState>,
+    id: String,
+    method: impl FnOnce(&mut WebGame, Instant) -> Result<(), Refusal> + Send + 'static,
+) -> Result<Json<GameView>, ApiError> {
+    with_game(state, id, move |_, _, entry| {
+        method(entry, Instant::now())?;
+        Ok(true)
     })
     .await
 }
@@ -150,6 +180,54 @@ async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
     Json(list)
 }
 
+/// One side's time control as the page sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ControlBody {
+    /// Game time in minutes (`0.5` is half a minute).
+    minutes: f64,
+    /// Seconds added after each move.
+    #[serde(default)]
+    increment: f64,
+    /// Byo-yomi period in seconds (0: none).
+    #[serde(default)]
+    byoyomi: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockBody {
+    red: ControlBody,
+    black: ControlBody,
+}
+
+/// A time in `unit`s, checked: not negative, not absurd.
+fn duration(value: f64, unit: f64, what: &str) -> Result<Duration, ApiError> {
+    let seconds = value * unit;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(ApiError::BadRequest(format!(
+            "the {what} must be a time of zero or more"
+        )));
+    }
+    if seconds > super::clock::MAX_CONTROL.as_secs_f64() {
+        return Err(ApiError::BadRequest(format!(
+            "the {what} is longer than 10 hours"
+        )));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+impl ControlBody {
+    fn control(&self) -> Result<TimeControl, ApiError> {
+        TimeControl::new(
+            duration(self.minutes, 60.0, "game time")?,
+            duration(self.increment, 1.0, "increment")?,
+            duration(self.byoyomi, 1.0, "byo-yomi period")?,
+        )
+        .map_err(ApiError::BadRequest)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewGame {
@@ -157,6 +235,7 @@ struct NewGame {
     level: Option<u8>,
     fen: Option<String>,
     pgn: Option<String>,
+    clock: Option<ClockBody>,
 }
 
 fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
@@ -197,11 +276,12 @@ fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     })
 }
 
+/// A loaded game, played on by the person from its end.
 fn entry_from_pgn(
     bytes: &[u8],
     human: Option<Human>,
     level: Option<u8>,
-) -> Result<GameEntry, ApiError> {
+) -> Result<WebGame, ApiError> {
     let records = read_pgn(bytes, &NotationCodec(Notation::Chinese))
         .map_err(|e| ApiError::BadRequest(format!("invalid PGN: {e}")))?;
     let Some(record) = records.first() else {
@@ -213,14 +293,13 @@ fn entry_from_pgn(
             record.moves.len()
         )));
     }
-    let mut entry = GameEntry::from_record(new_id(), record, human);
+    let mut entry =
+        game_file::from_record(new_id(), record, Origin::Imported, human, Instant::now());
     // A loaded game is the person's from now on: the file's program tags do not apply.
     if let Some(level) = level {
-        entry.level = level;
+        entry.set_level(level);
     }
-    let now = super::games::unix_now();
-    entry.created = now;
-    entry.updated = now;
+    entry.set_created_now();
     Ok(entry)
 }
 
@@ -230,32 +309,37 @@ async fn new_game(
 ) -> Result<impl IntoResponse, ApiError> {
     let level = check_level(body.level)?;
     let human = body.human.unwrap_or(Human::Red);
+    let clock = match &body.clock {
+        Some(clock) => Some([clock.red.control()?, clock.black.control()?]),
+        None => None,
+    };
     let entry = match (&body.fen, &body.pgn) {
         (Some(_), Some(_)) => {
             return Err(ApiError::BadRequest("give a FEN or a PGN, not both".into()))
         }
-        (None, Some(pgn)) => {
-            let mut entry = entry_from_pgn(pgn.as_bytes(), body.human, Some(level))?;
-            entry.level = level;
-            entry
+        (None, Some(_)) if clock.is_some() => {
+            return Err(ApiError::BadRequest(
+                "a loaded game is played on without a clock".into(),
+            ))
         }
+        (None, Some(pgn)) => entry_from_pgn(pgn.as_bytes(), body.human, Some(level))?,
         (fen, None) => {
             let start = match fen {
                 Some(fen) => parse_fen(fen)?,
                 None => Position::startpos(),
             };
-            GameEntry::new(new_id(), start, human, level)
+            WebGame::new(new_id(), start, human, level, clock, Instant::now())
         }
     };
     created(state, entry).await
 }
 
-async fn created(state: Arc<AppState>, entry: GameEntry) -> Result<impl IntoResponse, ApiError> {
+async fn created(state: Arc<AppState>, entry: WebGame) -> Result<impl IntoResponse, ApiError> {
     let view = blocking(move || {
         let shared = state.games.insert(entry)?;
         let mut entry = lock(&shared);
         search::schedule(&state, &shared, &mut entry);
-        Ok(view(&entry))
+        Ok(view(&entry, Instant::now()))
     })
     .await?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -285,11 +369,11 @@ async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameV
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
-        if entry.removed {
+        if entry.is_removed() {
             return Err(ApiError::no_game(&id));
         }
         search::schedule(&state, &shared, &mut entry);
-        Ok(Json(view(&entry)))
+        Ok(Json(view(&entry, Instant::now())))
     })
     .await
 }
@@ -315,162 +399,55 @@ struct MoveBody {
     version: Option<u64>,
 }
 
-fn refuse_if_over(entry: &GameEntry) -> Result<(), ApiError> {
-    match entry.outcome() {
-        Some(outcome) => Err(ApiError::rejected(
-            "game_over",
-            format!("the game is over ({outcome})"),
-        )),
-        None => Ok(()),
-    }
-}
-
 async fn play_move(
     State(state): Shared,
     GameId(id): GameId,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
+    let text = body.mv.trim().to_owned();
+    if text.len() > 40 {
+        return Err(ApiError::BadRequest("the move text is too long".into()));
+    }
     with_game(state, id, move |_, _, entry| {
-        if body.version.is_some_and(|v| v != entry.version) {
-            return Err(ApiError::rejected(
-                "stale",
-                "the game has changed since this page last saw it",
-            ));
-        }
-        refuse_if_over(entry)?;
-        if entry.game.len() >= MAX_PLIES {
-            return Err(ApiError::rejected(
-                "too_long",
-                format!("the game has reached {MAX_PLIES} plies, the most a game may have"),
-            ));
-        }
-        let pos = entry.game.position().clone();
-        if !entry.human.plays(pos.side_to_move()) {
-            return Err(ApiError::rejected(
-                "not_your_turn",
-                "wait for the computer's move",
-            ));
-        }
-        let text = body.mv.trim();
-        if text.len() > 40 {
-            return Err(ApiError::BadRequest("the move text is too long".into()));
-        }
-        let m = match iccs_move(text) {
+        let m = match iccs_move(&text) {
             Some(m) => m,
-            None => xiangqi::parse_move(&pos, text)
+            None => xiangqi::parse_move(entry.position(), &text)
                 .map_err(|e| ApiError::rejected("unreadable", e.to_string()))?,
         };
-        if let Some((code, message)) = why_illegal(&pos, m) {
-            return Err(ApiError::rejected(code, message));
-        }
-        entry.cancel_job();
-        entry
-            .game
-            .play(m)
-            .map_err(|e| ApiError::rejected("illegal", e.to_string()))?;
-        if entry.redo.last() == Some(&m) {
-            entry.redo.pop();
-        } else {
-            entry.redo.clear();
-        }
-        entry.touch();
+        entry.play(m, body.version, Instant::now())?;
         Ok(true)
     })
     .await
-}
-
-/// How many plies to take back so that it is the person's turn again (at least one).
-fn undo_count(entry: &GameEntry) -> usize {
-    let mut game = entry.game.clone();
-    let mut n = 0;
-    while game.undo().is_some() {
-        n += 1;
-        if entry.human.plays(game.position().side_to_move()) {
-            break;
-        }
-    }
-    n
 }
 
 async fn undo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        if entry.game.is_empty() {
-            return Err(ApiError::rejected(
-                "nothing_to_undo",
-                "no move to take back",
-            ));
-        }
-        entry.cancel_job();
-        for _ in 0..undo_count(entry) {
-            if let Some(m) = entry.game.undo() {
-                entry.redo.push(m);
-            }
-        }
-        entry.ended = None;
-        entry.review = None;
-        entry.touch();
-        Ok(true)
-    })
-    .await
+    act(state, id, WebGame::undo).await
 }
 
 async fn redo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        if entry.redo.is_empty() {
-            return Err(ApiError::rejected("nothing_to_redo", "no move to replay"));
-        }
-        refuse_if_over(entry)?;
-        entry.cancel_job();
-        // Replay the person's move and the computer's answer to it.
-        while let Some(&m) = entry.redo.last() {
-            if entry.game.play(m).is_err() {
-                entry.redo.clear();
-                break;
-            }
-            entry.redo.pop();
-            let side = entry.game.position().side_to_move();
-            if entry.human.plays(side) || entry.game.outcome().is_some() {
-                break;
-            }
-        }
-        entry.touch();
-        Ok(true)
-    })
-    .await
+    act(state, id, WebGame::redo).await
 }
 
 async fn resign(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        refuse_if_over(entry)?;
-        let side = entry.game.position().side_to_move();
-        let loser = match entry.human {
-            Human::Red => Color::Red,
-            Human::Black => Color::Black,
-            Human::Both => side,
-        };
-        entry.cancel_job();
-        entry.ended = Some(Outcome::Win {
-            winner: loser.other(),
-            reason: WinReason::Resignation,
-        });
-        entry.touch();
-        Ok(true)
-    })
-    .await
+    act(state, id, WebGame::resign).await
+}
+
+async fn pause(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
+    act(state, id, WebGame::pause).await
+}
+
+async fn resume(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
+    act(state, id, WebGame::resume).await
 }
 
 /// Starts an engine job that the person asked for, if the game allows it.
 fn ask(
     state: &Arc<AppState>,
-    shared: &SharedEntry,
-    entry: &mut GameEntry,
+    shared: &SharedGame,
+    entry: &mut WebGame,
     kind: JobKind,
 ) -> Result<bool, ApiError> {
-    if entry
-        .job
-        .as_ref()
-        .is_some_and(|j| j.kind == JobKind::Computer)
-    {
+    if entry.job_kind() == Some(JobKind::Computer) {
         return Err(ApiError::rejected(
             "busy",
             "the computer is thinking about its move",
@@ -480,10 +457,20 @@ fn ask(
     Ok(false)
 }
 
+fn refuse_if_over(entry: &WebGame) -> Result<(), ApiError> {
+    match entry.outcome() {
+        Some(outcome) => Err(ApiError::rejected(
+            "game_over",
+            format!("the game is over ({outcome})"),
+        )),
+        None => Ok(()),
+    }
+}
+
 async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
         refuse_if_over(entry)?;
-        if entry.human == Human::Both {
+        if entry.human() == Human::Both {
             return Err(ApiError::rejected(
                 "no_opponent",
                 "there is no computer opponent in this game",
@@ -504,16 +491,16 @@ async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>
 
 async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
-        if entry.game.is_empty() {
+        if entry.game().is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
         }
-        if entry.outcome().is_none() && entry.human != Human::Both {
+        if entry.outcome().is_none() && entry.human() != Human::Both {
             return Err(ApiError::rejected(
                 "not_over",
                 "the review is for finished games",
             ));
         }
-        if entry.review.as_ref().is_some_and(|r| r.finished) {
+        if entry.review().is_some_and(|r| r.finished) {
             return Ok(false);
         }
         ask(state, shared, entry, JobKind::Review)
@@ -535,22 +522,9 @@ async fn settings(
 ) -> Result<Json<GameView>, ApiError> {
     let level = body.level.map(|l| check_level(Some(l))).transpose()?;
     with_game(state, id, move |_, _, entry| {
-        let mut changed = false;
-        if let Some(level) = level {
-            changed |= entry.level != level;
-            entry.level = level;
-        }
+        let changed = level.is_some_and(|level| entry.set_level(level));
         if let Some(on) = body.analysis {
-            entry.analysis_on = on;
-            entry.analysed_version = None;
-            if !on
-                && entry
-                    .job
-                    .as_ref()
-                    .is_some_and(|j| j.kind == JobKind::Analysis)
-            {
-                entry.cancel_job();
-            }
+            entry.set_analysis(on);
         }
         Ok(changed)
     })
@@ -570,7 +544,7 @@ async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, A
 /// draw), so the computer tries again.
 async fn retry(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |_, _, entry| {
-        entry.save_error = None;
+        entry.set_save_error(None);
         Ok(false)
     })
     .await
@@ -601,7 +575,10 @@ async fn export_pgn(
     let (text, name) = blocking(move || {
         let shared = find(&state, &id)?;
         let entry = lock(&shared);
-        Ok((entry.pgn(notation), format!("xiangqi-{}.pgn", entry.id)))
+        Ok((
+            game_file::pgn(&entry, notation, Instant::now()),
+            format!("xiangqi-{}.pgn", entry.id()),
+        ))
     })
     .await?;
     Ok((

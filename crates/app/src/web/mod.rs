@@ -7,9 +7,11 @@
 
 mod api;
 mod assets;
+mod clock;
 mod disk;
 mod error;
-mod games;
+mod game;
+mod game_file;
 mod guard;
 mod reasons;
 mod search;
@@ -238,7 +240,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         .await;
         // Every acknowledged change is on disk already; only the searches need stopping.
         for game in state.games.loaded() {
-            games::lock(&game).cancel_job();
+            game::lock(&game).cancel_job();
         }
         Ok::<(), anyhow::Error>(())
     })?;

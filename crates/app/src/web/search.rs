@@ -8,16 +8,16 @@
 //! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
 //! or outdated job changes nothing.
 
-use super::games::{lock, GameEntry, Job, SharedEntry};
+use super::game::{lock, SharedGame, WebGame};
 use super::store::StoreError;
 use super::AppState;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use xiangqi::{format_move, DrawReason, Move, Notation, Outcome, Position};
+use xiangqi::{format_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
 use xiangqi_engine::strength::{self, Strength};
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult};
@@ -306,6 +306,13 @@ impl Lease {
         }
     }
 
+    /// How much before a clock's end the next searches stop (see [`CLOCK_OVERHEAD`]).
+    pub fn set_overhead(&mut self, overhead: Duration) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_move_overhead(overhead);
+        }
+    }
+
     /// Searches on the engine's thread, waiting here (a blocking thread, not the runtime) and
     /// stopping the search when `cancel` is set. `None` if cancelled.
     pub fn search(
@@ -354,23 +361,57 @@ impl Drop for Lease {
 }
 
 /// Starts the job the game needs now, if none is running: the computer's move when it is to
-/// move, else an analysis when the person asked for one.
-pub fn schedule(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry) {
-    if entry.job.is_some() || entry.removed {
+/// move, else an analysis when the person asked for one; and, on the clock, a watcher that ends
+/// the game when the side to move's time runs out.
+pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) {
+    if entry.is_removed() {
+        return;
+    }
+    watch_clock(state, shared, entry);
+    if entry.job_kind().is_some() {
         return;
     }
     if entry.computer_to_move() {
-        if entry.save_error.is_some() {
+        if entry.save_error().is_some() {
             // Its last move could not be saved: it moves again when the person retries.
             return;
         }
         start(state, shared, entry, JobKind::Computer);
-    } else if entry.analysis_on
-        && entry.outcome().is_none()
-        && entry.analysed_version != Some(entry.version)
-    {
+    } else if entry.wants_analysis() {
         start(state, shared, entry, JobKind::Analysis);
     }
+}
+
+/// On the clock, a task that wakes when the side to move's time runs out and ends the game
+/// then (saved like any change), unless the game moved on meanwhile: every change is a new
+/// version, and each version has its own watcher.
+fn watch_clock(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) {
+    let Some(deadline) = entry.deadline() else {
+        return;
+    };
+    if entry.outcome().is_some() || !entry.watch_clock() {
+        return;
+    }
+    let version = entry.version();
+    let state = Arc::clone(state);
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            let mut entry = lock(&shared);
+            if entry.version() != version || entry.is_removed() {
+                return;
+            }
+            let flagged = state.games.update(&mut entry, |entry| {
+                Ok::<_, StoreError>(((), entry.flag_if_due(Instant::now())))
+            });
+            if let Err(StoreError::Disk(e)) = flagged {
+                entry.set_save_error(Some((&e).into()));
+            }
+            schedule(&state, &shared, &mut entry);
+        })
+        .await;
+    });
 }
 
 /// What a job needs from its game, copied when it starts.
@@ -379,38 +420,34 @@ struct Snapshot {
     moves: Vec<Move>,
     version: u64,
     level: u8,
+    /// A game on the clock: the shared game, to read the computer's time left when its search
+    /// really starts (a queue for a slot must not eat into it unseen).
+    clocked: bool,
 }
 
+/// Engines playing on a clock stop this much before their time is up, for what happens between
+/// the search and the clock (the callback, the game's lock, a busy machine).
+const CLOCK_OVERHEAD: Duration = Duration::from_millis(100);
+
 /// Starts `kind` for the game, cancelling the job it had. Must run inside the runtime.
-pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry, kind: JobKind) {
-    entry.cancel_job();
-    if entry.removed {
+pub fn start(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame, kind: JobKind) {
+    if entry.is_removed() {
         return;
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    entry.job = Some(Job {
-        kind,
-        cancel: Arc::clone(&cancel),
-    });
-    if kind == JobKind::Review {
-        let total = entry.game.len() + 1;
-        entry.review = Some(Review {
-            total,
-            ..Review::default()
-        });
-    }
+    let cancel = entry.begin_job(kind);
     let owner = match kind {
         JobKind::Computer => Owner::Computer {
-            game: entry.id.clone(),
-            level: entry.level,
+            game: entry.id().to_owned(),
+            level: entry.level(),
         },
         _ => Owner::Full,
     };
     let snapshot = Snapshot {
-        start: entry.game.start().clone(),
-        moves: entry.game.moves().collect(),
-        version: entry.version,
-        level: entry.level,
+        start: entry.game().start().clone(),
+        moves: entry.game().moves().collect(),
+        version: entry.version(),
+        level: entry.level(),
+        clocked: entry.clock().is_some(),
     };
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
@@ -430,27 +467,32 @@ pub fn start(state: &Arc<AppState>, shared: &SharedEntry, entry: &mut GameEntry,
         .await;
         if ran.is_err() {
             // The job panicked: the game is as it was; say so and free it.
-            let mut entry = lock(&shared);
-            if owns(&entry, &cancel) {
-                entry.job = None;
-                entry.notice = Some((entry.version, "engine_failed".to_owned()));
-            }
+            lock(&shared).engine_failed(&cancel);
         }
     });
 }
 
-/// Whether the game's current job is the one with this cancel flag, still wanted.
-fn owns(entry: &GameEntry, cancel: &Arc<AtomicBool>) -> bool {
-    !cancel.load(Ordering::Relaxed)
-        && entry
-            .job
-            .as_ref()
-            .is_some_and(|job| Arc::ptr_eq(&job.cancel, cancel))
+/// The limits of `kind`'s search; for the computer on the clock, its time left now.
+fn job_limits(kind: JobKind, snap: &Snapshot, shared: &SharedGame) -> Limits {
+    match kind {
+        JobKind::Computer if snap.clocked => {
+            let clock = lock(shared).engine_clock(Instant::now());
+            Limits {
+                clock,
+                ..Limits::default()
+            }
+        }
+        JobKind::Computer => level_limits(snap.level),
+        JobKind::Analysis => limits(40, 60_000),
+        JobKind::Hint => limits(12, 1500),
+        JobKind::Draw => limits(8, 600),
+        JobKind::Review => Limits::default(),
+    }
 }
 
 fn run(
     state: &Arc<AppState>,
-    shared: &SharedEntry,
+    shared: &SharedGame,
     mut lease: Lease,
     cancel: &Arc<AtomicBool>,
     kind: JobKind,
@@ -460,20 +502,15 @@ fn run(
     if kind == JobKind::Review {
         review(shared, &mut lease, cancel, snap);
         drop(lease);
-        let mut entry = lock(shared);
-        if owns(&entry, cancel) {
-            entry.job = None;
-        }
+        lock(shared).end_job(cancel);
         return;
     }
-    let limits = match kind {
-        JobKind::Computer => level_limits(snap.level),
-        JobKind::Analysis => limits(40, 60_000),
-        JobKind::Hint => limits(12, 1500),
-        JobKind::Draw => limits(8, 600),
-        JobKind::Review => unreachable!("handled above"),
-    };
-    let mut request = SearchRequest::new(snap.start.clone(), limits);
+    lease.set_overhead(if snap.clocked && kind == JobKind::Computer {
+        CLOCK_OVERHEAD
+    } else {
+        Duration::ZERO
+    });
+    let mut request = SearchRequest::new(snap.start.clone(), job_limits(kind, snap, shared));
     request.moves = snap.moves.clone();
     let root = request.root_position();
     let info_shared = Arc::clone(shared);
@@ -481,8 +518,8 @@ fn run(
     let info_root = root.clone();
     let on_info = move |info: &SearchInfo| {
         let mut entry = lock(&info_shared);
-        if owns(&entry, &info_cancel) {
-            entry.analysis = Some(Analysis::new(kind, &info_root, info));
+        if entry.owns(&info_cancel) {
+            entry.set_report(Analysis::new(kind, &info_root, info));
         }
     };
     // Only the computer's own moves are weakened; hints and analysis get the full engine.
@@ -491,72 +528,65 @@ fn run(
         _ => None,
     };
     let result = lease.search(request, strength, cancel, on_info);
+    // The moment the move is made, for the clock: before the game's lock and the save.
+    let found_at = Instant::now();
     drop(lease);
     let Some(result) = result else {
         return;
     };
     let mut entry = lock(shared);
-    if !owns(&entry, cancel) || entry.version != snap.version {
+    if !entry.owns(cancel) || entry.version() != snap.version {
         return;
     }
-    entry.job = None;
+    entry.end_job(cancel);
     match kind {
         JobKind::Computer => {
             let Some(best) = result.best_move else {
                 return;
             };
             let played = state.games.update(&mut entry, |entry| {
-                entry.game.play(best).map_err(|_| Unsaved::Illegal)?;
-                if entry.redo.last() == Some(&best) {
-                    entry.redo.pop();
-                } else {
-                    entry.redo.clear();
-                }
-                let kept = entry.analysis.take();
-                entry.touch();
-                entry.analysis = kept;
+                entry
+                    .play_computer(best, found_at)
+                    .map_err(Unsaved::Illegal)?;
                 Ok(((), true))
             });
             match played {
                 Ok(()) => {}
-                Err(Unsaved::Illegal) => {
-                    entry.notice = Some((entry.version, "engine_failed".to_owned()));
+                Err(Unsaved::Illegal(refusal)) => {
+                    eprintln!(
+                        "warning: the engine's move was refused: {}",
+                        refusal.message
+                    );
+                    entry.notify(super::game::Notice::EngineFailed);
                     return;
                 }
                 Err(Unsaved::Store(StoreError::Disk(e))) => {
-                    entry.save_error = Some((&e).into());
+                    entry.set_save_error(Some((&e).into()));
                     return;
                 }
                 Err(Unsaved::Store(StoreError::Gone)) => return,
             }
         }
-        JobKind::Analysis => entry.analysed_version = Some(snap.version),
+        JobKind::Analysis => entry.analysed(snap.version),
         JobKind::Hint => {
             if let Some(best) = result.best_move {
-                entry.hint = Some((snap.version, best, result.score));
+                entry.set_hint(snap.version, best, result.score);
             }
         }
         JobKind::Draw => {
             // The score is for the side to move; the computer's view is what counts.
-            let computer_to_move = entry.computer_to_move();
-            let score = if computer_to_move {
+            let score = if entry.computer_to_move() {
                 result.score
             } else {
                 -result.score
             };
-            if score <= DRAW_ACCEPT_CP && entry.outcome().is_none() {
-                let agreed = state.games.update(&mut entry, |entry| {
-                    entry.ended = Some(Outcome::Draw(DrawReason::Agreement));
-                    entry.touch();
-                    Ok::<_, StoreError>(((), true))
-                });
-                match agreed {
-                    Ok(()) => entry.notice = Some((entry.version, "draw_accepted".to_owned())),
-                    Err(StoreError::Disk(e)) => entry.save_error = Some((&e).into()),
-                    Err(StoreError::Gone) => {}
-                }
-            } else {
-                entry.notice = Some((entry.version, "draw_declined".to_owned()));
+            let accept = score <= DRAW_ACCEPT_CP;
+            let answered = state.games.update(&mut entry, |entry| {
+                entry.answer_draw_offer(accept, Instant::now());
+                Ok::<_, StoreError>(((), accept))
+            });
+            if let Err(StoreError::Disk(e)) = answered {
+                entry.set_save_error(Some((&e).into()));
             }
         }
         JobKind::Review => {}
@@ -566,8 +596,8 @@ fn run(
 
 /// Why a result of the engine was not applied to its game.
 enum Unsaved {
-    /// The engine's move was not legal there (a broken invariant, reported to the page).
-    Illegal,
+    /// The engine's move was refused (a broken invariant, reported to the page).
+    Illegal(super::game::Refusal),
     /// The game could not be saved with the move.
     Store(StoreError),
 }
@@ -579,7 +609,7 @@ impl From<StoreError> for Unsaved {
 }
 
 /// Evaluates every position of the game and marks each move by how much it lost.
-fn review(shared: &SharedEntry, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap: &Snapshot) {
+fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap: &Snapshot) {
     let mut pos = snap.start.clone();
     let mut positions = vec![pos.clone()];
     for &m in &snap.moves {
@@ -601,10 +631,10 @@ fn review(shared: &SharedEntry, lease: &mut Lease, cancel: &Arc<AtomicBool>, sna
         };
         found.push((score, best));
         let mut entry = lock(shared);
-        if !owns(&entry, cancel) {
+        if !entry.owns(cancel) {
             return;
         }
-        let Some(review) = entry.review.as_mut() else {
+        let Some(review) = entry.review_mut() else {
             return;
         };
         let red = root.side_to_move() == xiangqi::Color::Red;

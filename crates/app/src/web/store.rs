@@ -8,12 +8,15 @@
 //! the whole game) and read back when asked for; the list keeps a summary of each.
 
 use super::disk::{self, DiskError};
-use super::games::{is_valid_id, lock, GameEntry, SharedEntry};
+use super::game::{lock, SharedGame, WebGame};
+use super::game_file::{self, Origin};
 use super::view::{summary, Summary};
+use crate::dates::civil_from_days;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::UNIX_EPOCH;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
 
@@ -32,7 +35,7 @@ pub enum StoreError {
 
 /// A game in the index: in memory, or only on disk with the summary the list shows.
 struct Slot {
-    loaded: Option<SharedEntry>,
+    loaded: Option<SharedGame>,
     summary: Summary,
     /// When it was last asked for, on the store's own clock (for unloading the least used).
     used: u64,
@@ -82,10 +85,10 @@ impl GameStore {
             }
         }
         // The most recently changed games stay in memory.
-        found.sort_by_key(|entry| std::cmp::Reverse(entry.updated));
+        found.sort_by_key(|entry| std::cmp::Reverse(entry.record().updated));
         let mut slots = HashMap::new();
         for (rank, entry) in found.into_iter().enumerate() {
-            let id = entry.id.clone();
+            let id = entry.id().to_owned();
             let summary = summary(&entry);
             let loaded = (rank < MAX_LOADED_GAMES).then(|| Arc::new(Mutex::new(entry)));
             slots.insert(
@@ -113,9 +116,9 @@ impl GameStore {
     }
 
     /// Saves a new game and adds it; nothing is added if it cannot be saved.
-    pub fn insert(&self, entry: GameEntry) -> Result<SharedEntry, DiskError> {
+    pub fn insert(&self, entry: WebGame) -> Result<SharedGame, DiskError> {
         self.write(&entry)?;
-        let id = entry.id.clone();
+        let id = entry.id().to_owned();
         let summary = summary(&entry);
         let shared = Arc::new(Mutex::new(entry));
         let mut index = lock(&self.index);
@@ -134,7 +137,7 @@ impl GameStore {
     }
 
     /// The game with this id, read from its file if it was unloaded.
-    pub fn get(&self, id: &str) -> Option<SharedEntry> {
+    pub fn get(&self, id: &str) -> Option<SharedGame> {
         let mut index = lock(&self.index);
         index.clock += 1;
         let now = index.clock;
@@ -162,7 +165,7 @@ impl GameStore {
 
     /// The list's line of every game, loaded or not.
     pub fn summaries(&self) -> Vec<Summary> {
-        let (mut list, loaded): (Vec<Summary>, Vec<SharedEntry>) = {
+        let (mut list, loaded): (Vec<Summary>, Vec<SharedGame>) = {
             let index = lock(&self.index);
             let mut list = Vec::new();
             let mut loaded = Vec::new();
@@ -180,14 +183,14 @@ impl GameStore {
             loaded
                 .iter()
                 .map(|shared| lock(shared))
-                .filter(|entry| !entry.removed)
+                .filter(|entry| !entry.is_removed())
                 .map(|entry| summary(&entry)),
         );
         list
     }
 
     /// Every game in memory.
-    pub fn loaded(&self) -> Vec<SharedEntry> {
+    pub fn loaded(&self) -> Vec<SharedGame> {
         lock(&self.index)
             .slots
             .values()
@@ -198,14 +201,13 @@ impl GameStore {
     /// Deletes the game `shared` (named `id`) and its file. Under the game's lock: if the file
     /// cannot be deleted the game stays as it was; else it is marked removed, so a request or
     /// search that still holds it can change nothing. `false` if it was already gone.
-    pub fn remove(&self, id: &str, shared: &SharedEntry) -> Result<bool, DiskError> {
+    pub fn remove(&self, id: &str, shared: &SharedGame) -> Result<bool, DiskError> {
         let mut entry = lock(shared);
-        if entry.removed {
+        if entry.is_removed() {
             return Ok(false);
         }
         disk::delete(&self.path(id))?;
-        entry.removed = true;
-        entry.cancel_job();
+        entry.mark_removed();
         lock(&self.index).slots.remove(id);
         Ok(true)
     }
@@ -215,18 +217,18 @@ impl GameStore {
     /// A change that fails is undone as well. Refused for a removed game.
     pub fn update<T, E: From<StoreError>>(
         &self,
-        entry: &mut GameEntry,
-        change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
+        entry: &mut WebGame,
+        change: impl FnOnce(&mut WebGame) -> Result<(T, bool), E>,
     ) -> Result<T, E> {
-        if entry.removed {
+        if entry.is_removed() {
             return Err(StoreError::Gone.into());
         }
-        let before = entry.saved();
+        let before = entry.snapshot();
         match change(entry) {
             Ok((value, false)) => Ok(value),
             Ok((value, true)) => match self.write(entry) {
                 Ok(()) => {
-                    entry.save_error = None;
+                    entry.set_save_error(None);
                     Ok(value)
                 }
                 Err(e) => {
@@ -242,11 +244,9 @@ impl GameStore {
     }
 
     /// Writes the game's file durably.
-    fn write(&self, entry: &GameEntry) -> Result<(), DiskError> {
-        disk::replace(
-            &self.path(&entry.id),
-            entry.pgn(Notation::Chinese).as_bytes(),
-        )
+    fn write(&self, entry: &WebGame) -> Result<(), DiskError> {
+        let text = game_file::pgn(entry, Notation::Chinese, Instant::now());
+        disk::replace(&self.path(entry.id()), text.as_bytes())
     }
 }
 
@@ -279,16 +279,17 @@ fn unload_beyond_cap(index: &mut Index) {
 }
 
 /// Reads a saved game; its last change is the file's modification time.
-fn load(path: &Path, id: &str) -> Result<GameEntry, String> {
+fn load(path: &Path, id: &str) -> Result<WebGame, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let record = first_record(&bytes)?;
-    let mut entry = GameEntry::from_record(id.to_owned(), &record, None);
+    let mut entry =
+        game_file::from_record(id.to_owned(), &record, Origin::Saved, None, Instant::now());
     let modified = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
     if let Some(modified) = modified {
-        entry.updated = modified.as_secs().max(entry.created);
+        entry.set_updated(modified.as_secs());
     }
     Ok(entry)
 }
@@ -300,4 +301,29 @@ fn first_record(bytes: &[u8]) -> Result<GameRecord, String> {
         return Err("no game in the file".into());
     }
     Ok(records.swap_remove(0))
+}
+
+/// Whether `id` could be a game id: 1–64 ASCII letters, digits and `-`.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// A new game id: the UTC date and time, then a counter and some clock bits so that ids made
+/// in the same second differ (`20260321-154500-1a2b3`).
+pub fn new_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = now.as_secs();
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let t = secs % 86_400;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let salt = (now.subsec_nanos() as u64 ^ (n << 20)) & 0xF_FFFF;
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{salt:05x}",
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
 }

@@ -1,5 +1,6 @@
 //! Router tests without a socket: every route, with good and bad input.
 
+mod clock;
 mod durability;
 mod limits;
 

@@ -1,8 +1,11 @@
 //! What the page sees of a game: the JSON answers of the API.
 
-use super::games::{termination_name, GameEntry, Human, SaveFailure};
+use super::clock::TimeLeft;
+use super::game::{Human, Notice, SaveFailure, WebGame};
+use super::game_file::termination_name;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
+use std::time::Instant;
 use xiangqi::{format_move, Color, Notation, Outcome};
 
 /// One move of the game as the page lists it.
@@ -34,6 +37,19 @@ struct HintView {
     score: i32,
 }
 
+/// The clock as the page shows it: each side's time left now, whose time runs, and the
+/// controls as written in the PGN (`300+3`, `1200b30`).
+#[derive(Serialize)]
+struct ClockView {
+    red: TimeLeft,
+    black: TimeLeft,
+    /// `red` or `black` while a side's time runs.
+    running: Option<&'static str>,
+    paused: bool,
+    red_control: String,
+    black_control: String,
+}
+
 /// Everything the page shows about a game.
 #[derive(Serialize)]
 pub struct GameView {
@@ -55,8 +71,9 @@ pub struct GameView {
     analysis: Option<Analysis>,
     analysis_on: bool,
     hint: Option<HintView>,
-    notice: Option<String>,
+    notice: Option<Notice>,
     redo: usize,
+    clock: Option<ClockView>,
     review: Option<Review>,
     save_error: Option<SaveFailure>,
     created: u64,
@@ -71,10 +88,12 @@ fn outcome_view(outcome: Outcome) -> OutcomeView {
     }
 }
 
-pub fn view(entry: &GameEntry) -> GameView {
-    let mut pos = entry.game.start().clone();
-    let mut moves = Vec::with_capacity(entry.game.len());
-    for m in entry.game.moves() {
+/// What the page shows of `entry` at `now`.
+pub fn view(entry: &WebGame, now: Instant) -> GameView {
+    let game = entry.game();
+    let mut pos = game.start().clone();
+    let mut moves = Vec::with_capacity(game.len());
+    for m in game.moves() {
         let capture = pos.piece_at(m.to()).is_some();
         let iccs = m.to_string();
         let chinese = format_move(&pos, m, Notation::Chinese);
@@ -90,54 +109,70 @@ pub fn view(entry: &GameEntry) -> GameView {
         });
     }
     let outcome = entry.outcome();
-    let thinking = entry
-        .job
-        .as_ref()
-        .is_some_and(|j| j.kind == JobKind::Computer);
-    let legal = if outcome.is_none() && !thinking && entry.human.plays(pos.side_to_move()) {
-        pos.legal_moves().iter().map(|m| m.to_string()).collect()
-    } else {
-        Vec::new()
-    };
-    let hint = entry
-        .hint
-        .filter(|(v, _, _)| *v == entry.version)
-        .filter(|(_, m, _)| pos.is_legal(*m))
-        .map(|(_, m, score)| HintView {
-            iccs: m.to_string(),
-            chinese: format_move(&pos, m, Notation::Chinese),
-            score,
-        });
-    let record = entry.record();
+    let thinking = entry.job_kind() == Some(JobKind::Computer);
+    let paused = entry.clock().is_some_and(|c| c.is_paused());
+    let legal =
+        if outcome.is_none() && !thinking && !paused && entry.human().plays(pos.side_to_move()) {
+            pos.legal_moves().iter().map(|m| m.to_string()).collect()
+        } else {
+            Vec::new()
+        };
+    let hint = entry.hint().map(|(m, score)| HintView {
+        iccs: m.to_string(),
+        chinese: format_move(&pos, m, Notation::Chinese),
+        score,
+    });
+    let names = record_names(entry);
     GameView {
-        id: entry.id.clone(),
-        version: entry.version,
-        human: entry.human,
-        level: entry.level,
-        red: record.tag("Red").unwrap_or("?").to_owned(),
-        black: record.tag("Black").unwrap_or("?").to_owned(),
-        start_fen: entry.game.start().to_fen(),
+        id: entry.id().to_owned(),
+        version: entry.version(),
+        human: entry.human(),
+        level: entry.level(),
+        red: names.0,
+        black: names.1,
+        start_fen: game.start().to_fen(),
         fen: pos.to_fen(),
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
         moves,
         legal,
         outcome: outcome.map(outcome_view),
-        job: entry.job.as_ref().map(|j| j.kind),
-        analysis: entry.analysis.clone(),
-        analysis_on: entry.analysis_on,
+        job: entry.job_kind(),
+        analysis: entry.analysis().cloned(),
+        analysis_on: entry.analysis_on(),
         hint,
-        notice: entry
-            .notice
-            .as_ref()
-            .filter(|(v, _)| *v == entry.version)
-            .map(|(_, n)| n.clone()),
-        redo: entry.redo.len(),
-        review: entry.review.clone(),
-        save_error: entry.save_error.clone(),
-        created: entry.created,
-        updated: entry.updated,
+        notice: entry.notice(),
+        redo: entry.redo_len(),
+        clock: clock_view(entry, now),
+        review: entry.review().cloned(),
+        save_error: entry.save_error().cloned(),
+        created: entry.record().created,
+        updated: entry.record().updated,
     }
+}
+
+fn clock_view(entry: &WebGame, now: Instant) -> Option<ClockView> {
+    let clock = entry.clock()?;
+    let [red, black] = entry.time_left(now)?;
+    Some(ClockView {
+        red,
+        black,
+        running: clock
+            .is_running()
+            .then(|| entry.position().side_to_move().name()),
+        paused: clock.is_paused(),
+        red_control: clock.control(Color::Red).to_tag(),
+        black_control: clock.control(Color::Black).to_tag(),
+    })
+}
+
+/// The players' names as the game's record gives them.
+fn record_names(entry: &WebGame) -> (String, String) {
+    let record = super::game_file::to_record(entry, Instant::now());
+    (
+        record.tag("Red").unwrap_or("?").to_owned(),
+        record.tag("Black").unwrap_or("?").to_owned(),
+    )
 }
 
 /// One line of the games list.
@@ -156,19 +191,19 @@ pub struct Summary {
 }
 
 /// The games list's line for a game.
-pub fn summary(entry: &GameEntry) -> Summary {
-    let record = entry.record();
+pub fn summary(entry: &WebGame) -> Summary {
+    let (red, black) = record_names(entry);
     let outcome = entry.outcome();
     Summary {
-        id: entry.id.clone(),
-        red: record.tag("Red").unwrap_or("?").to_owned(),
-        black: record.tag("Black").unwrap_or("?").to_owned(),
-        human: entry.human,
-        level: entry.level,
-        plies: entry.game.len(),
+        id: entry.id().to_owned(),
+        red,
+        black,
+        human: entry.human(),
+        level: entry.level(),
+        plies: entry.game().len(),
         result: outcome.map(|o| o.pgn_result()),
         reason: outcome.map(termination_name),
-        created: entry.created,
-        updated: entry.updated,
+        created: entry.record().created,
+        updated: entry.record().updated,
     }
 }

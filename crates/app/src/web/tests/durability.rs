@@ -2,7 +2,7 @@
 //! is refused and leaves the game as it was, in memory and on disk; a deleted game stays deleted.
 
 use super::super::disk::faults;
-use super::super::games::MAX_PLIES;
+use super::super::game::MAX_PLIES;
 use super::{assert_error, plies, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};

@@ -1,0 +1,312 @@
+//! A web game as a PGN file, and back.
+//!
+//! A game file is ordinary Xiangqi PGN (Chinese notation) with a few tags of this program:
+//! `Human` (`red`, `black` or `both`), `Level` (1–10), `Termination` (why the game ended),
+//! `Redo` (moves taken back that redo would replay, ICCS) and `Created` (Unix seconds). A game on
+//! the clock adds `TimeControl` (or `RedTimeControl` and `BlackTimeControl` for time odds, in the
+//! form `300+3`, `1200b30`: seconds, increment, byo-yomi), a `{[%clk 0:09:57]}` comment after
+//! each move with the mover's time left, as other PGN tools write it, and `ClockLeft` (both
+//! sides' game time left when saved and the part of the period the side to move had used, in
+//! milliseconds) with `ClockPaused`.
+
+use super::clock::{clk, parse_clk, Clock, TimeControl};
+use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use crate::dates::pgn_date;
+use std::time::{Duration, Instant};
+use xiangqi::pgn::{write_pgn, GameRecord, NotationCodec, RecordMove};
+use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, WinReason};
+
+/// Where a record comes from: this program's own file, or a game the person loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A game file of the data folder: everything in it is the game's.
+    Saved,
+    /// A loaded game: the person plays it on from its end, without its old clock.
+    Imported,
+}
+
+/// The `Termination` tag value (and API reason) of an outcome.
+pub fn termination_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::Checkmate => "checkmate",
+            WinReason::Stalemate => "stalemate",
+            WinReason::PerpetualCheck => "perpetual check",
+            WinReason::PerpetualChase => "perpetual chase",
+            WinReason::Resignation => "resignation",
+            WinReason::Timeout => "timeout",
+            WinReason::IllegalMove => "illegal move",
+        },
+        Outcome::Draw(reason) => match reason {
+            DrawReason::Repetition => "repetition",
+            DrawReason::NoCaptureLimit => "60-move rule",
+            DrawReason::InsufficientMaterial => "insufficient material",
+            DrawReason::Agreement => "agreement",
+            DrawReason::TimeoutAgainstBareMaterial => "timeout against insufficient material",
+        },
+    }
+}
+
+/// The ending a record states when the rules do not end its game.
+fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
+    let result = record.result.as_deref()?;
+    let termination = record.tag("Termination").unwrap_or("");
+    let winner = match result {
+        "1-0" => Color::Red,
+        "0-1" => Color::Black,
+        _ if termination == "timeout against insufficient material" => {
+            return Some(Outcome::Draw(DrawReason::TimeoutAgainstBareMaterial))
+        }
+        _ => return Some(Outcome::Draw(DrawReason::Agreement)),
+    };
+    let reason = match termination {
+        "timeout" => WinReason::Timeout,
+        "illegal move" => WinReason::IllegalMove,
+        _ => WinReason::Resignation,
+    };
+    Some(Outcome::Win { winner, reason })
+}
+
+/// A move written `h2e2`, legal or not.
+pub fn iccs_move(text: &str) -> Option<Move> {
+    let from = text.get(..2)?.parse().ok()?;
+    let to = text.get(2..)?.parse().ok()?;
+    Some(Move::new(from, to))
+}
+
+/// Keeps only the redo moves that replay legally from the end of `game`.
+fn parse_redo(game: &Game, text: &str) -> Vec<Move> {
+    let mut pos = game.position().clone();
+    let mut moves = Vec::new();
+    // The tag lists the stack bottom first: the next move to replay is the last one.
+    let listed: Vec<Move> = text.split_whitespace().filter_map(iccs_move).collect();
+    // Redone, the game may not grow past the cap: keep the moves next in line.
+    let room = MAX_PLIES.saturating_sub(game.len());
+    let listed = &listed[listed.len().saturating_sub(room)..];
+    // Check them in replay order (last first).
+    for &m in listed.iter().rev() {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.make_move(m);
+        moves.push(m);
+    }
+    moves.reverse();
+    moves
+}
+
+/// The PGN record of `game` at `now`, with this program's tags.
+pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
+    let rec = game.record();
+    let mut record = GameRecord::new(rec.game.start().clone());
+    for (name, value) in &rec.tags {
+        record.set_tag(name, value);
+    }
+    let computer = format!("xiangqi (level {})", rec.level);
+    let (red, black) = match rec.human {
+        Human::Red => ("Player".to_owned(), computer),
+        Human::Black => (computer, "Player".to_owned()),
+        Human::Both => ("Player".to_owned(), "Player".to_owned()),
+    };
+    if record.tag("Red").is_none_or(|v| v == "?") {
+        record.set_tag("Red", &red);
+    }
+    if record.tag("Black").is_none_or(|v| v == "?") {
+        record.set_tag("Black", &black);
+    }
+    if record.tag("Event").is_none_or(|v| v == "?") {
+        record.set_tag("Event", "Game against the computer");
+    }
+    if record.tag("Date").is_none_or(|v| v.contains('?')) {
+        record.set_tag("Date", &pgn_date(rec.created));
+    }
+    record.set_tag("Human", rec.human.name());
+    record.set_tag("Level", &rec.level.to_string());
+    record.set_tag("Created", &rec.created.to_string());
+    let redo: Vec<String> = rec.redo.iter().map(Move::to_string).collect();
+    record.set_tag("Redo", &redo.join(" "));
+    let outcome = game.outcome();
+    record.set_tag("Termination", outcome.map_or("", termination_name));
+    record.result = outcome.map(|o| o.pgn_result().to_owned());
+    record.moves = rec.game.moves().map(RecordMove::new).collect();
+    if let Some(clock) = &rec.clock {
+        write_clock(&mut record, clock, game, now);
+    }
+    record
+}
+
+fn write_clock(record: &mut GameRecord, clock: &Clock, game: &WebGame, now: Instant) {
+    let (red, black) = (clock.control(Color::Red), clock.control(Color::Black));
+    if red == black {
+        record.set_tag("TimeControl", &red.to_tag());
+    } else {
+        record.set_tag("RedTimeControl", &red.to_tag());
+        record.set_tag("BlackTimeControl", &black.to_tag());
+    }
+    for (m, left) in record.moves.iter_mut().zip(clock.history()) {
+        m.comment = Some(format!("[%clk {}]", clk(*left)));
+    }
+    let to_move = game.position().side_to_move();
+    let red_left = clock.time_left(Color::Red, to_move, now);
+    let black_left = clock.time_left(Color::Black, to_move, now);
+    let mover_left = if to_move == Color::Red {
+        red_left
+    } else {
+        black_left
+    };
+    let period = clock.control(to_move).byoyomi.as_millis() as u64;
+    let period_used = mover_left
+        .byoyomi_ms
+        .map_or(0, |left| period - left.min(period));
+    record.set_tag(
+        "ClockLeft",
+        &format!("{} {} {period_used}", red_left.main_ms, black_left.main_ms),
+    );
+    if clock.is_paused() {
+        record.set_tag("ClockPaused", "yes");
+    }
+}
+
+/// The clock a saved record describes, if it is a game on the clock.
+fn read_clock(record: &GameRecord, plies: usize) -> Option<Clock> {
+    let controls = match record.tag("TimeControl") {
+        Some(both) => {
+            let control = TimeControl::from_tag(both)?;
+            [control, control]
+        }
+        None => [
+            TimeControl::from_tag(record.tag("RedTimeControl")?)?,
+            TimeControl::from_tag(record.tag("BlackTimeControl")?)?,
+        ],
+    };
+    let history: Vec<Duration> = record
+        .moves
+        .iter()
+        .take(plies)
+        .map_while(|m| m.comment.as_deref().and_then(clk_comment))
+        .collect();
+    let mut left = [controls[0].main, controls[1].main];
+    let mut period_used = Duration::ZERO;
+    let stated: Vec<u64> = record
+        .tag("ClockLeft")
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    if let [red, black, used] = stated[..] {
+        left = [
+            Duration::from_millis(red).min(super::clock::MAX_CONTROL),
+            Duration::from_millis(black).min(super::clock::MAX_CONTROL),
+        ];
+        period_used = Duration::from_millis(used);
+    }
+    let paused = record.tag("ClockPaused") == Some("yes");
+    Some(Clock::restore(controls, history, left, period_used, paused))
+}
+
+/// The time in a `[%clk h:mm:ss]` comment.
+fn clk_comment(comment: &str) -> Option<Duration> {
+    let start = comment.find("[%clk")? + "[%clk".len();
+    let end = comment[start..].find(']')? + start;
+    parse_clk(&comment[start..end])
+}
+
+/// A game from a PGN record: a saved game, or one the person loaded (which keeps its names and
+/// event but starts afresh: no clock, the person's choice of side and level). Moves the rules
+/// refuse end the game there; program tags that are missing get defaults.
+pub fn from_record(
+    id: String,
+    record: &GameRecord,
+    origin: Origin,
+    human: Option<Human>,
+    now: Instant,
+) -> WebGame {
+    let mut game = Game::new(record.start.clone());
+    for m in record.moves.iter().take(MAX_PLIES) {
+        if game.play_unchecked_outcome(m.mv).is_err() {
+            break;
+        }
+    }
+    let side = game.position().side_to_move();
+    let human = human
+        .or_else(|| record.tag("Human").and_then(Human::from_name))
+        .unwrap_or(if side == Color::Red {
+            Human::Red
+        } else {
+            Human::Black
+        });
+    let level = record
+        .tag("Level")
+        .and_then(|l| l.parse::<u8>().ok())
+        .unwrap_or(DEFAULT_LEVEL);
+    let created = record
+        .tag("Created")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(unix_now);
+    let redo = parse_redo(&game, record.tag("Redo").unwrap_or(""));
+    let ended = if game.outcome().is_none() {
+        recorded_ending(record)
+    } else {
+        None
+    };
+    let mut clock = match origin {
+        Origin::Saved => read_clock(record, game.len()),
+        Origin::Imported => None,
+    };
+    if let Some(clock) = clock.as_mut() {
+        if ended.is_none() && game.outcome().is_none() {
+            // The time the server was down does not count.
+            clock.start(now);
+        }
+    }
+    const OWN: [&str; 11] = [
+        "Human",
+        "Level",
+        "Created",
+        "Redo",
+        "Termination",
+        "Result",
+        "TimeControl",
+        "RedTimeControl",
+        "BlackTimeControl",
+        "ClockLeft",
+        "ClockPaused",
+    ];
+    let tags = record
+        .tags
+        .iter()
+        .filter(|(k, _)| !OWN.contains(&k.as_str()) && k != "Game")
+        .cloned()
+        .collect();
+    WebGame::with_record(
+        id,
+        Record {
+            game,
+            redo,
+            human,
+            level: level.clamp(
+                xiangqi_engine::strength::MIN_LEVEL,
+                xiangqi_engine::strength::MAX_LEVEL,
+            ),
+            ended,
+            tags,
+            created,
+            updated: created,
+            clock,
+        },
+    )
+}
+
+/// The game as PGN text with moves in `notation`.
+pub fn pgn(game: &WebGame, notation: Notation, now: Instant) -> String {
+    let format = match notation {
+        Notation::Wxf => "WXF",
+        Notation::Iccs | Notation::IccsPgn | Notation::UciRanks1To10 => "ICCS",
+        Notation::Chinese => "Chinese",
+    };
+    let notation = match notation {
+        Notation::Iccs | Notation::UciRanks1To10 => Notation::IccsPgn,
+        other => other,
+    };
+    write_pgn(&to_record(game, now), &NotationCodec(notation), format)
+}
