@@ -310,8 +310,24 @@ impl Page {
     }
 
     async fn new_game(&self, side: &str, level: u8) -> Result<()> {
+        self.new_game_on_clock(side, level, None).await
+    }
+
+    /// A new game; on a custom clock of `minutes` of game time each when given.
+    async fn new_game_on_clock(&self, side: &str, level: u8, minutes: Option<&str>) -> Result<()> {
         let before = self.game_id().await?;
         self.click("#new-game").await?;
+        let preset = if minutes.is_some() { "custom" } else { "none" };
+        self.client
+            .find(Locator::Css("#tc-preset"))
+            .await?
+            .select_by_value(preset)
+            .await?;
+        if let Some(minutes) = minutes {
+            let field = self.client.find(Locator::Css("#tc-minutes")).await?;
+            field.clear().await?;
+            field.send_keys(minutes).await?;
+        }
         self.click(&format!("input[name=side][value={side}]"))
             .await?;
         self.client
@@ -664,6 +680,63 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.click("#new-game").await?;
     page.debug_shot("new-game.png").await?;
     page.click("#new-game-dialog button[value=cancel]").await?;
+
+    // Two people at one board on a half-minute clock: the clocks tick, survive a reload, and the
+    // side that does not move loses on time.
+    page.new_game_on_clock("both", 1, Some("0.5")).await?;
+    page.until(
+        "the clocks",
+        "!document.querySelector('#clock-red').hidden && document.querySelector('#clock-red').classList.contains('running')",
+    )
+    .await?;
+    page.play_any(&["h2e2"]).await?;
+    page.wait_plies(1).await?;
+    page.play_any(&["h9g7"]).await?;
+    page.wait_plies(2).await?;
+    let ms =
+        |side: &str| format!("return Number(document.querySelector('#clock-{side}').dataset.ms);");
+    let (red, black) = (page.js(&ms("red")).await?, page.js(&ms("black")).await?);
+    let reloading = Instant::now();
+    page.client.refresh().await?;
+    page.until(
+        "the clocks after a reload",
+        "!document.querySelector('#clock-red').hidden && document.querySelectorAll('#moves > li').length === 2",
+    )
+    .await?;
+    let waited = reloading.elapsed().as_millis() as i64;
+    let (red_after, black_after) = (page.js(&ms("red")).await?, page.js(&ms("black")).await?);
+    let (red, black, red_after, black_after) = (
+        red.as_i64().unwrap_or(0),
+        black.as_i64().unwrap_or(0),
+        red_after.as_i64().unwrap_or(0),
+        black_after.as_i64().unwrap_or(0),
+    );
+    // Black is not to move: its time is what it was. Red's ran on while the page reloaded.
+    if (black - black_after).abs() > 1000
+        || red_after > red + 100
+        || red - red_after > waited + 1000
+    {
+        bail!("the clocks moved over a reload: red {red} -> {red_after}, black {black} -> {black_after}, {waited} ms");
+    }
+    page.debug_shot("clock.png").await?;
+    let flag = Instant::now();
+    while !page
+        .js("return document.querySelector('#end-dialog').open;")
+        .await?
+        .as_bool()
+        .unwrap_or(false)
+    {
+        if flag.elapsed() > Duration::from_secs(75) {
+            bail!("no flag within 75 s of a half-minute clock");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let reason = page.text("#end-reason").await?;
+    if !reason.contains("time") {
+        bail!("the end dialog does not say the game was lost on time: {reason:?}");
+    }
+    page.click("#end-close").await?;
+
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect("script errors on the page", errors, json!([]))?;
 

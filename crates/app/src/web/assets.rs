@@ -9,7 +9,8 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 20] = [
+const FILES: [(&str, &str, &str); 21] = [
+    ("js/clock.js", JS, include_str!("../../web/js/clock.js")),
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
         "favicon.svg",

@@ -37,6 +37,46 @@ export async function loadLevelElo() {
   }
 }
 
+/** Clock presets: game time (min), increment (s), byo-yomi (s). */
+const CLOCK_PRESETS = {
+  '5+3': [5, 3, 0],
+  '10+5': [10, 5, 0],
+  '15+10': [15, 10, 0],
+  '20m+30s': [20, 0, 30],
+  '30m+60s': [30, 0, 60],
+};
+
+function chosenSide() {
+  return document.querySelector('input[name=side]:checked')?.value || 'red';
+}
+
+function updateClockFields() {
+  const preset = $('tc-preset').value;
+  $('tc-custom-fields').hidden = preset !== 'custom';
+  $('tc-odds-row').hidden = preset === 'none' || chosenSide() === 'both';
+  $('tc-error').hidden = true;
+}
+
+/** The clock the dialog describes, as the API takes it, or null; throws with the reason when
+ * the custom values cannot be played. */
+function chosenClock(human) {
+  const preset = $('tc-preset').value;
+  if (preset === 'none') return null;
+  const [minutes, increment, byoyomi] = preset === 'custom'
+    ? ['tc-minutes', 'tc-increment', 'tc-byoyomi'].map((id) => Number($(id).value))
+    : CLOCK_PRESETS[preset];
+  const sane = (x) => Number.isFinite(x) && x >= 0 && x <= 600;
+  if (![minutes, increment, byoyomi].every(sane) || (minutes === 0 && byoyomi === 0)) {
+    throw new Error(t('tcInvalid'));
+  }
+  const person = { minutes, increment, byoyomi };
+  const factor = human === 'both' ? 1 : Number($('tc-computer').value) || 1;
+  const computer = { minutes: minutes * factor, increment: increment * factor, byoyomi: byoyomi * factor };
+  if (human === 'red') return { red: person, black: computer };
+  if (human === 'black') return { red: computer, black: person };
+  return { red: person, black: person };
+}
+
 export function setupControls() {
   fillLevels($('level'));
   fillLevels($('new-level'));
@@ -45,16 +85,36 @@ export function setupControls() {
     $('new-level').value = String(settings.level());
     const side = app.game?.human || 'red';
     for (const r of document.querySelectorAll('input[name=side]')) r.checked = r.value === side;
+    $('tc-preset').value = settings.clockPreset();
+    $('tc-error').hidden = true;
+    updateClockFields();
     $('new-game-dialog').showModal();
+  });
+  $('tc-preset').addEventListener('change', updateClockFields);
+  for (const r of document.querySelectorAll('input[name=side]')) r.addEventListener('change', updateClockFields);
+  $('start-game').addEventListener('click', (evt) => {
+    // A clock that cannot be played is said at once, with the dialog still open.
+    try {
+      chosenClock(chosenSide());
+    } catch (e) {
+      evt.preventDefault();
+      $('tc-error').textContent = e.message;
+      $('tc-error').hidden = false;
+    }
   });
   $('new-game-dialog').addEventListener('close', () => {
     if ($('new-game-dialog').returnValue !== 'start') return;
-    const human = document.querySelector('input[name=side]:checked')?.value || 'red';
+    const human = chosenSide();
     const level = Number($('new-level').value);
     settings.setLevel(level);
+    settings.setClockPreset($('tc-preset').value);
+    const body = { human, level };
+    const clock = chosenClock(human);
+    if (clock) body.clock = clock;
     if (app.game) api.leave(app.game.id);
-    newGame({ human, level });
+    newGame(body);
   });
+  $('pause').addEventListener('click', () => action(app.game?.clock?.paused ? 'resume' : 'pause'));
   $('undo').addEventListener('click', () => { app.viewPly = null; action('undo'); });
   $('redo').addEventListener('click', () => { app.viewPly = null; action('redo'); });
   $('hint').addEventListener('click', () => { notice(t('askingHint')); action('hint'); });

@@ -9,6 +9,7 @@ import * as sound from './sound.js';
 import { notice } from './dialogs.js';
 import { isUnsaved, showUnsaved, hideUnsaved, unsavedSource } from './unsaved.js';
 import { render, showCheck, showEnd } from './render.js';
+import { setClock } from './clock.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 
@@ -118,6 +119,7 @@ export function setGame(state, fresh = false) {
     const text = { draw_accepted: t('drawAccepted'), draw_declined: t('drawDeclined') }[state.notice];
     notice(text || reasonText(state.notice));
   }
+  setClock(state.clock);
   render(animate);
   schedulePoll();
 }

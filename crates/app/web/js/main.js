@@ -9,6 +9,8 @@ import { api } from './api.js';
 import { tap, attempt, refresh, openGame, newGame } from './game.js';
 import { setupControls, loadLevelElo, updateToolButtons } from './controls.js';
 import { setupKeyboard } from './keyboard.js';
+import { setupClock } from './clock.js';
+import { humanPlays } from './state.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 
@@ -32,6 +34,8 @@ async function start() {
   updateToolButtons();
   setupControls();
   setupKeyboard();
+  // Time up on the page: the server decides the flag, ask it.
+  setupClock(() => refresh(), (side) => Boolean(app.game) && humanPlays(side));
   loadLevelElo();
   window.addEventListener('pagehide', () => { if (app.game) api.leave(app.game.id); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });

@@ -143,6 +143,10 @@ function playerName(side) {
   return `${t('computer')} · ${t('levelN', game.level)}`;
 }
 
+// The clocks, held here: while the players' bars are rebuilt, one of them is briefly out of the
+// document, where looking it up by id would not find it.
+const CLOCKS = { red: $('clock-red'), black: $('clock-black') };
+
 function renderPlayers() {
   const game = app.game;
   const bottom = app.flipped ? 'black' : 'red';
@@ -151,7 +155,11 @@ function renderPlayers() {
     const box = $(id);
     box.className = `player ${side}${game.turn === side && !game.outcome ? ' to-move' : ''}`;
     const name = playerName(side);
-    box.textContent = name ? `${t(side)} · ${name}` : t(side);
+    const label = document.createElement('span');
+    label.className = 'name';
+    label.textContent = name ? `${t(side)} · ${name}` : t(side);
+    // The clock elements keep their ids and move with their side when the board turns.
+    box.replaceChildren(label, CLOCKS[side]);
   }
 }
 
@@ -165,6 +173,9 @@ function renderButtons() {
   $('resign').disabled = over;
   $('draw').disabled = over || thinking || game.human === 'both';
   $('review-btn').disabled = game.moves.length === 0 || (!over && game.human !== 'both') || game.job === 'review';
+  $('pause').hidden = !game.clock || over;
+  $('pause').textContent = game.clock?.paused ? t('resume') : t('pause');
+  $('pause').dataset.paused = String(Boolean(game.clock?.paused));
   const n = game.moves.length;
   const ply = shownPly();
   $('first').disabled = ply === 0;

@@ -11,6 +11,7 @@ const KEYS = {
   muted: 'xiangqi.muted',
   lang: 'xiangqi.lang',
   game: 'xiangqi.game',
+  clock: 'xiangqi.clock',
 };
 
 function read(name) {
@@ -51,6 +52,9 @@ export const settings = {
     return lang === 'zh' || lang === 'en' ? lang : null;
   },
   setLang: (lang) => write('lang', lang),
+  /** The clock chosen last in New game (a preset name, or `none`). */
+  clockPreset: () => read('clock') || 'none',
+  setClockPreset: (preset) => write('clock', preset),
   /** The id of the game open last. */
   game: () => read('game'),
   setGame: (id) => write('game', id),

@@ -64,7 +64,7 @@ function tone(a, at, freq, length, gain = 0.18, type = 'triangle') {
   osc.stop(at + length + 0.05);
 }
 
-/** Plays `move`, `capture`, `check`, `end` or `error`. */
+/** Plays `move`, `capture`, `check`, `end`, `error` or `warning` (ten seconds left). */
 export function play(kind) {
   if (muted) return;
   const a = audio();
@@ -76,6 +76,7 @@ export function play(kind) {
     case 'check': tone(a, t, 880, 0.16); tone(a, t + 0.17, 660, 0.22); break;
     case 'end': tone(a, t, 523, 0.25); tone(a, t + 0.2, 659, 0.25); tone(a, t + 0.4, 784, 0.45); break;
     case 'error': tone(a, t, 220, 0.15, 0.12, 'square'); break;
+    case 'warning': tone(a, t, 1320, 0.08, 0.14, 'sine'); tone(a, t + 0.14, 1320, 0.08, 0.14, 'sine'); break;
     default: break;
   }
 }
