@@ -21,13 +21,20 @@ pub struct GameClock {
     left: Duration,
     /// Moves made on this clock.
     made: u32,
+    /// Byo-yomi period: once `left` is spent, each move within this.
+    byoyomi: Duration,
 }
 
 impl GameClock {
     /// A full clock for `tc`; `None` for controls without a clock (movetime, depth, nodes).
     pub fn new(tc: TimeControl) -> Option<GameClock> {
         match tc {
-            TimeControl::Clock { base, inc, moves } => Some(GameClock::full(base, inc, moves)),
+            TimeControl::Clock {
+                base,
+                inc,
+                moves,
+                byoyomi,
+            } => Some(GameClock::full(base, inc, moves).with_byoyomi(byoyomi)),
             _ => None,
         }
     }
@@ -40,7 +47,18 @@ impl GameClock {
             period: moves,
             left: base,
             made: 0,
+            byoyomi: Duration::ZERO,
         }
+    }
+
+    /// The same clock with a byo-yomi period.
+    pub fn with_byoyomi(self, byoyomi: Duration) -> GameClock {
+        GameClock { byoyomi, ..self }
+    }
+
+    /// How long the next move may take before the clock falls: the time left, then the period.
+    pub fn allowed(&self) -> Duration {
+        self.left + self.byoyomi
     }
 
     /// Time left.
@@ -61,12 +79,13 @@ impl GameClock {
             left: self.left,
             inc: self.inc,
             movestogo: self.movestogo(),
+            byoyomi: self.byoyomi,
         }
     }
 
     /// Charges a move that took `elapsed` (the caller has checked it was in time): the time
-    /// comes off, the increment goes on, and the last move of a period brings the base time
-    /// back on top of what is left.
+    /// comes off (a move that ran into the byo-yomi period leaves none), the increment goes on,
+    /// and the last move of a period brings the base time back on top of what is left.
     pub fn punch(&mut self, elapsed: Duration) {
         self.left = self.left.saturating_sub(elapsed).saturating_add(self.inc);
         self.made = self.made.saturating_add(1);
@@ -90,6 +109,7 @@ mod tests {
             base: ms(1000),
             inc: ms(100),
             moves: None,
+            byoyomi: Duration::ZERO,
         };
         let mut clock = GameClock::new(tc).unwrap();
         assert_eq!(clock.movestogo(), None);
@@ -107,6 +127,7 @@ mod tests {
             base: ms(1000),
             inc: ms(0),
             moves: Some(3),
+            byoyomi: Duration::ZERO,
         };
         let mut clock = GameClock::new(tc).unwrap();
         assert_eq!(clock.movestogo(), Some(3));
@@ -124,9 +145,25 @@ mod tests {
             SideTime {
                 left: ms(1700),
                 inc: ms(0),
-                movestogo: Some(3)
+                movestogo: Some(3),
+                byoyomi: ms(0),
             }
         );
+    }
+
+    #[test]
+    fn byoyomi_allows_the_period_after_the_time_is_spent() {
+        let tc = super::super::config::parse_time_control("clock:10b1").unwrap();
+        assert_eq!(tc.to_string(), "clock:10+0b1");
+        let mut clock = GameClock::new(tc).unwrap();
+        assert_eq!(clock.allowed(), ms(11_000));
+        // A move that ran into the period leaves no game time, and the next gets the period.
+        clock.punch(ms(10_500));
+        assert_eq!(clock.left(), ms(0));
+        assert_eq!(clock.allowed(), ms(1_000));
+        assert_eq!(clock.side_time().byoyomi, ms(1_000));
+        assert!(super::super::config::parse_time_control("clock:0b0").is_err());
+        assert!(super::super::config::parse_time_control("clock:5bx").is_err());
     }
 
     #[test]
@@ -135,6 +172,7 @@ mod tests {
             base: ms(1000),
             inc: ms(50),
             moves: Some(1),
+            byoyomi: Duration::ZERO,
         };
         let mut clock = GameClock::new(tc).unwrap();
         clock.punch(ms(900));

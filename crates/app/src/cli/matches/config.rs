@@ -27,7 +27,9 @@ pub enum TimeControl {
     /// `nodes:N`: a fixed number of nodes.
     Nodes(u64),
     /// `clock:BASE+INC`: BASE seconds for the game plus INC seconds after each move; or
-    /// `clock:N/BASE+INC`: BASE seconds for each N moves, added again after every N moves.
+    /// `clock:N/BASE+INC`: BASE seconds for each N moves, added again after every N moves; with
+    /// `bBYO` after either (`clock:10b1`), a byo-yomi period of BYO seconds: once the time is
+    /// spent, each move within BYO.
     Clock {
         /// Time on the clock at the start (and at the start of every period).
         base: Duration,
@@ -35,6 +37,8 @@ pub enum TimeControl {
         inc: Duration,
         /// Moves per period; `None` when BASE is for the whole game.
         moves: Option<u32>,
+        /// Byo-yomi period (zero: none).
+        byoyomi: Duration,
     },
 }
 
@@ -46,12 +50,21 @@ impl fmt::Display for TimeControl {
             TimeControl::MoveTime(t) => write!(f, "movetime:{}", t.as_millis()),
             TimeControl::Depth(d) => write!(f, "depth:{d}"),
             TimeControl::Nodes(n) => write!(f, "nodes:{n}"),
-            TimeControl::Clock { base, inc, moves } => {
+            TimeControl::Clock {
+                base,
+                inc,
+                moves,
+                byoyomi,
+            } => {
                 f.write_str("clock:")?;
                 if let Some(n) = moves {
                     write!(f, "{n}/")?;
                 }
-                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())?;
+                if !byoyomi.is_zero() {
+                    write!(f, "b{}", byoyomi.as_secs_f64())?;
+                }
+                Ok(())
             }
         }
     }
@@ -195,13 +208,23 @@ pub fn parse_time_control(text: &str) -> Result<TimeControl, SpecError> {
                 },
                 None => (None, value),
             };
+            let (rest, byoyomi) = match rest.split_once('b') {
+                Some((rest, byo)) => (rest, seconds(byo)),
+                None => (rest, Some(Duration::ZERO)),
+            };
             let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-            match (seconds(base), seconds(inc)) {
-                (Some(base), Some(inc)) if !base.is_zero() => {
-                    Ok(TimeControl::Clock { base, inc, moves })
+            match (seconds(base), seconds(inc), byoyomi) {
+                (Some(base), Some(inc), Some(byoyomi)) if !base.is_zero() || !byoyomi.is_zero() => {
+                    Ok(TimeControl::Clock {
+                        base,
+                        inc,
+                        moves,
+                        byoyomi,
+                    })
                 }
                 _ => Err(bad(
-                    "clock:[MOVES/]BASE+INC in seconds, such as clock:60+0.5 or clock:40/60",
+                    "clock:[MOVES/]BASE+INC[bBYO] in seconds, such as clock:60+0.5, clock:40/60 \
+                     or clock:10b1",
                 )),
             }
         }
@@ -345,7 +368,8 @@ mod tests {
             TimeControl::Clock {
                 base: ms(60_000),
                 inc: ms(500),
-                moves: None
+                moves: None,
+                byoyomi: Duration::ZERO,
             }
         );
         assert_eq!(
@@ -353,7 +377,8 @@ mod tests {
             TimeControl::Clock {
                 base: ms(2500),
                 inc: ms(0),
-                moves: None
+                moves: None,
+                byoyomi: Duration::ZERO,
             }
         );
         assert_eq!(
@@ -361,7 +386,8 @@ mod tests {
             TimeControl::Clock {
                 base: ms(60_000),
                 inc: ms(500),
-                moves: Some(40)
+                moves: Some(40),
+                byoyomi: Duration::ZERO,
             }
         );
         assert_eq!(
@@ -369,7 +395,8 @@ mod tests {
             TimeControl::Clock {
                 base: ms(1500),
                 inc: ms(0),
-                moves: Some(10)
+                moves: Some(10),
+                byoyomi: Duration::ZERO,
             }
         );
         for bad in [

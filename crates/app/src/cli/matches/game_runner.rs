@@ -261,7 +261,7 @@ fn play_moves(
         };
         let notation = notation(spec.uci_variant);
         if let Some(clock) = clocks[side.index()].as_mut() {
-            let left = clock.left();
+            let left = clock.allowed();
             if reply.elapsed > left + rules.time_margin {
                 let reason = format!(
                     "{name} lost on time (took {} ms with {} ms left)",
@@ -364,17 +364,22 @@ pub fn go_limit(
         TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + MOVETIME_GRACE),
         TimeControl::Depth(d) => (GoLimit::Depth(d), rules.hang_timeout),
         TimeControl::Nodes(n) => (GoLimit::Nodes(n), rules.hang_timeout),
-        TimeControl::Clock { base, inc, moves } => {
+        TimeControl::Clock {
+            base,
+            inc,
+            moves,
+            byoyomi,
+        } => {
             // Every clock control has its clock; a full one is only a stand-in.
             let own = clocks[side.index()]
-                .unwrap_or_else(|| GameClock::full(base, inc, moves))
+                .unwrap_or_else(|| GameClock::full(base, inc, moves).with_byoyomi(byoyomi))
                 .side_time();
             let limit = GoLimit::Clock {
                 own,
                 opponent: clocks[side.other().index()].map(|c| c.side_time()),
                 red_to_move: side == Color::Red,
             };
-            (limit, own.left + rules.time_margin)
+            (limit, own.left + own.byoyomi + rules.time_margin)
         }
     }
 }
@@ -513,11 +518,13 @@ mod tests {
             base: s(60),
             inc: s(1),
             moves: None,
+            byoyomi: Duration::ZERO,
         };
         let black_tc = TimeControl::Clock {
             base: s(40),
             inc: s(0),
             moves: Some(10),
+            byoyomi: Duration::ZERO,
         };
         let mut clocks = [GameClock::new(red_tc), GameClock::new(black_tc)];
         if let Some(red) = clocks[0].as_mut() {
@@ -528,6 +535,7 @@ mod tests {
             left: s(left),
             inc: s(inc),
             movestogo,
+            byoyomi: Duration::ZERO,
         };
         assert_eq!(
             limit,

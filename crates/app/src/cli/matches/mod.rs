@@ -69,6 +69,8 @@ pub struct MatchArgs {
     /// [ponder=true] [uci-variant=true] [option.NAME=VALUE …]. Quotes inside it group text
     /// with spaces. clock:40/60+0.5 gives 60 s for every 40 moves (added again after each 40th
     /// move of that engine; book moves do not count) plus 0.5 s a move, and sends movestogo.
+    /// A clock may end with bBYO for byo-yomi: clock:10b1 gives 10 s, then each move must come
+    /// within 1 s (sent as `byoyomi`).
     /// ponder=true (clock controls only) lets the engine think on the opponent's time after
     /// `bestmove M ponder P` (`go ponder`, then `ponderhit` or `stop`); only the time after
     /// `ponderhit` is charged.

@@ -191,6 +191,8 @@ pub struct SideTime {
     pub inc: Duration,
     /// Moves until the clock is filled up again; `None` when the time is for the whole game.
     pub movestogo: Option<u32>,
+    /// Byo-yomi period (zero: none), sent as `byoyomi` for the side to move.
+    pub byoyomi: Duration,
 }
 
 /// The limit of one `go`, resolved for the side to move.
@@ -254,12 +256,18 @@ pub fn go_command(protocol: Protocol, limit: GoLimit, millis: bool) -> String {
             if let Some(n) = own.movestogo {
                 let _ = write!(line, " movestogo {n}");
             }
+            if !own.byoyomi.is_zero() {
+                let _ = write!(line, " byoyomi {}", own.byoyomi.as_millis());
+            }
             line
         }
         (Protocol::Ucci, GoLimit::Clock { own, opponent, .. }) => {
             let mut line = format!("go{}", ucci_clock("", own, millis));
             if let Some(side) = opponent {
                 line.push_str(&ucci_clock("opp", side, millis));
+            }
+            if !own.byoyomi.is_zero() {
+                let _ = write!(line, " byoyomi {}", ucci_time(own.byoyomi, millis).max(1));
             }
             line
         }
@@ -454,6 +462,7 @@ mod tests {
             left: ms(left),
             inc: ms(inc),
             movestogo,
+            byoyomi: Duration::ZERO,
         };
         let clock = GoLimit::Clock {
             own: side(59_000, 500, None),
