@@ -476,6 +476,11 @@ async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<Gam
                 "there is no computer opponent in this game",
             ));
         }
+        if entry.draw_offer_open() {
+            // The computer offered first: a draw offer now is its acceptance.
+            entry.accept_draw_offer(Instant::now())?;
+            return Ok(true);
+        }
         ask(state, shared, entry, JobKind::Draw)
     })
     .await

@@ -80,6 +80,10 @@ pub enum Notice {
     DrawDeclined,
     /// The engine failed; the game is as it was.
     EngineFailed,
+    /// The computer offers a draw (the person accepts with the draw button).
+    ComputerOffersDraw,
+    /// The computer resigned.
+    ComputerResigns,
 }
 
 /// Why a request to change the game is refused: a reason code the page translates, and the
@@ -196,6 +200,11 @@ pub struct WebGame {
     save_error: Option<SaveFailure>,
     /// The version whose clock a watcher waits on (one watcher per version).
     watched: Option<u64>,
+    /// The computer's evaluations (for itself) after its last moves, newest last.
+    computer_scores: Vec<i32>,
+    /// The version at which the computer offered a draw (the offer stands until the game
+    /// moves on).
+    draw_offer: Option<u64>,
     /// Deleted: nothing may change, save or search it any more.
     removed: bool,
 }
@@ -248,6 +257,8 @@ impl WebGame {
             review: None,
             save_error: None,
             watched: None,
+            computer_scores: Vec::new(),
+            draw_offer: None,
             removed: false,
         }
     }
@@ -544,6 +555,7 @@ impl WebGame {
         if let Some(clock) = self.rec.clock.as_mut() {
             clock.undo(plies, first_mover, now);
         }
+        self.computer_scores.clear();
         self.rec.ended = None;
         self.review = None;
         self.touch();
@@ -722,6 +734,53 @@ impl WebGame {
             self.job = None;
             self.notice = Some((self.version, Notice::EngineFailed));
         }
+    }
+
+    /// The computer's evaluations after its last moves, newest last.
+    pub fn computer_scores(&self) -> &[i32] {
+        &self.computer_scores
+    }
+
+    /// Remembers the computer's evaluation of its move (a few are kept).
+    pub fn note_computer_score(&mut self, score: i32) {
+        self.computer_scores.push(score);
+        let excess = self.computer_scores.len().saturating_sub(8);
+        self.computer_scores.drain(..excess);
+    }
+
+    /// The computer resigns: the person wins.
+    pub fn computer_resigns(&mut self, now: Instant) {
+        let computer = self.position().side_to_move();
+        self.cancel_job();
+        self.end(
+            Outcome::Win {
+                winner: computer.other(),
+                reason: WinReason::Resignation,
+            },
+            now,
+        );
+        self.notice = Some((self.version, Notice::ComputerResigns));
+    }
+
+    /// The computer offers a draw, for the person's next move.
+    pub fn offer_draw_to_person(&mut self) {
+        self.draw_offer = Some(self.version);
+        self.notice = Some((self.version, Notice::ComputerOffersDraw));
+    }
+
+    /// Whether the computer's draw offer stands.
+    pub fn draw_offer_open(&self) -> bool {
+        self.draw_offer == Some(self.version) && self.outcome().is_none()
+    }
+
+    /// The person accepts the computer's draw offer.
+    pub fn accept_draw_offer(&mut self, now: Instant) -> Result<(), Refusal> {
+        if !self.draw_offer_open() {
+            return refuse("no_offer", "the computer has not offered a draw");
+        }
+        self.cancel_job();
+        self.end(Outcome::Draw(DrawReason::Agreement), now);
+        Ok(())
     }
 
     /// Tells the page `notice` about this version.

@@ -9,6 +9,7 @@
 //! or outdated job changes nothing.
 
 use super::game::{lock, SharedGame, WebGame};
+use super::judgement;
 use super::store::StoreError;
 use super::AppState;
 use serde::Serialize;
@@ -80,9 +81,6 @@ fn limits(depth: u32, ms: u64) -> Limits {
     }
 }
 
-/// The computer accepts a draw when its own evaluation is at most this (centi-soldiers):
-/// the game is level, or it stands worse.
-pub const DRAW_ACCEPT_CP: i32 = 30;
 /// Scores are capped here for reviews and graphs (a mate counts as this much).
 pub const SCORE_CAP: i32 = 2000;
 
@@ -544,10 +542,21 @@ fn run(
             let Some(best) = result.best_move else {
                 return;
             };
+            let mut scores = entry.computer_scores().to_vec();
+            scores.push(result.score);
+            let resigns = judgement::resigns(snap.level, &scores);
             let played = state.games.update(&mut entry, |entry| {
-                entry
-                    .play_computer(best, found_at)
-                    .map_err(Unsaved::Illegal)?;
+                if resigns {
+                    entry.computer_resigns(found_at);
+                } else {
+                    entry
+                        .play_computer(best, found_at)
+                        .map_err(Unsaved::Illegal)?;
+                    entry.note_computer_score(result.score);
+                    if judgement::offers_draw(entry.computer_scores(), entry.position()) {
+                        entry.offer_draw_to_person();
+                    }
+                }
                 Ok(((), true))
             });
             match played {
@@ -580,7 +589,7 @@ fn run(
             } else {
                 -result.score
             };
-            let accept = score <= DRAW_ACCEPT_CP;
+            let accept = judgement::accepts_draw(score, entry.position());
             let answered = state.games.update(&mut entry, |entry| {
                 entry.answer_draw_offer(accept, Instant::now());
                 Ok::<_, StoreError>(((), accept))

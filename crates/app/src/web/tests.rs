@@ -2,6 +2,7 @@
 
 mod clock;
 mod durability;
+mod fair;
 mod limits;
 
 use super::{app, AppState};
