@@ -27,6 +27,7 @@ use super::clock::TimeControl;
 use super::error::ApiError;
 use super::game::{lock, Human, Refusal, SharedGame, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
+use super::handicap::{Giver, Handicap};
 use super::search::{self, JobKind};
 use super::store::{is_valid_id, new_id};
 use super::view::{view, GameView, Summary};
@@ -43,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
+use xiangqi::GameRecord;
 use xiangqi::{FenError, Notation, Position};
 
 type Shared = State<Arc<AppState>>;
@@ -236,6 +238,8 @@ struct NewGame {
     fen: Option<String>,
     pgn: Option<String>,
     clock: Option<ClockBody>,
+    handicap: Option<Handicap>,
+    handicap_giver: Option<Giver>,
 }
 
 fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
@@ -276,17 +280,27 @@ fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     })
 }
 
-/// A loaded game, played on by the person from its end.
+/// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8 or GBK).
+fn first_game(bytes: &[u8]) -> Result<GameRecord, ApiError> {
+    if bytes.starts_with(b"XQ") {
+        return xiangqi::record_from_xqf(bytes)
+            .map_err(|e| ApiError::BadRequest(format!("invalid XQF file: {e}")));
+    }
+    let mut records = read_pgn(bytes, &NotationCodec(Notation::Chinese))
+        .map_err(|e| ApiError::BadRequest(format!("invalid PGN: {e}")))?;
+    if records.is_empty() {
+        return Err(ApiError::BadRequest("the PGN holds no game".into()));
+    }
+    Ok(records.swap_remove(0))
+}
+
+/// A loaded game (PGN or XQF): a record to study, or played on by the person as `human`.
 fn entry_from_pgn(
     bytes: &[u8],
     human: Option<Human>,
     level: Option<u8>,
 ) -> Result<WebGame, ApiError> {
-    let records = read_pgn(bytes, &NotationCodec(Notation::Chinese))
-        .map_err(|e| ApiError::BadRequest(format!("invalid PGN: {e}")))?;
-    let Some(record) = records.first() else {
-        return Err(ApiError::BadRequest("the PGN holds no game".into()));
-    };
+    let record = &first_game(bytes)?;
     if record.moves.len() > MAX_PLIES {
         return Err(ApiError::BadRequest(format!(
             "the game has {} plies; at most {MAX_PLIES} can be loaded",
@@ -308,7 +322,21 @@ async fn new_game(
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<impl IntoResponse, ApiError> {
     let level = check_level(body.level)?;
-    let human = body.human.unwrap_or(Human::Red);
+    let handicap = body.handicap.unwrap_or(Handicap::None);
+    let giver = body.handicap_giver.unwrap_or(Giver::Computer);
+    if handicap != Handicap::None {
+        if body.fen.is_some() || body.pgn.is_some() {
+            return Err(ApiError::BadRequest(
+                "a handicap game starts from the start position, not a FEN or PGN".into(),
+            ));
+        }
+        if body.human == Some(Human::Both) {
+            return Err(ApiError::BadRequest(
+                "a handicap needs the computer as opponent".into(),
+            ));
+        }
+    }
+    let human = handicap.human(body.human.unwrap_or(Human::Red), giver);
     let clock = match &body.clock {
         Some(clock) => Some([clock.red.control()?, clock.black.control()?]),
         None => None,
@@ -322,13 +350,37 @@ async fn new_game(
                 "a loaded game is played on without a clock".into(),
             ))
         }
-        (None, Some(pgn)) => entry_from_pgn(pgn.as_bytes(), body.human, Some(level))?,
+        (None, Some(pgn)) => {
+            // Pasted to start from it: the person plays on, by default the side to move.
+            let to_move = first_game(pgn.as_bytes())?.final_position().side_to_move();
+            let human = body.human.unwrap_or(match to_move {
+                xiangqi::Color::Red => Human::Red,
+                xiangqi::Color::Black => Human::Black,
+            });
+            entry_from_pgn(pgn.as_bytes(), Some(human), Some(level))?
+        }
         (fen, None) => {
+            let person = if human == Human::Black {
+                xiangqi::Color::Black
+            } else {
+                xiangqi::Color::Red
+            };
+            let giver_side = match giver {
+                Giver::Computer => person.other(),
+                Giver::You => person,
+            };
             let start = match fen {
                 Some(fen) => parse_fen(fen)?,
-                None => Position::startpos(),
+                None => handicap.start(giver_side),
             };
-            WebGame::new(new_id(), start, human, level, clock, Instant::now())
+            let mut game = WebGame::new(new_id(), start, human, level, clock, Instant::now());
+            if handicap != Handicap::None {
+                game.set_tag(
+                    "Handicap",
+                    &format!("{} by {}", handicap.name(), giver_side),
+                );
+            }
+            game
         }
     };
     created(state, entry).await

@@ -279,6 +279,12 @@ impl WebGame {
         self.rec.updated = unix_seconds.max(self.rec.created);
     }
 
+    /// Sets a tag of the game's record (kept in its file).
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        self.rec.tags.retain(|(n, _)| n != name);
+        self.rec.tags.push((name.to_owned(), value.to_owned()));
+    }
+
     /// Dates a loaded game from now: it is a new game of the person's.
     pub fn set_created_now(&mut self) {
         let now = unix_now();

@@ -212,8 +212,8 @@ fn clk_comment(comment: &str) -> Option<Duration> {
 }
 
 /// A game from a PGN record: a saved game, or one the person loaded (which keeps its names and
-/// event but starts afresh: no clock, the person's choice of side and level). Moves the rules
-/// refuse end the game there; program tags that are missing get defaults.
+/// event but starts afresh: no clock, both sides the person's unless a side is given). Moves the
+/// rules refuse end the game there; program tags that are missing get defaults.
 pub fn from_record(
     id: String,
     record: &GameRecord,
@@ -228,13 +228,18 @@ pub fn from_record(
         }
     }
     let side = game.position().side_to_move();
-    let human = human
-        .or_else(|| record.tag("Human").and_then(Human::from_name))
-        .unwrap_or(if side == Color::Red {
-            Human::Red
-        } else {
-            Human::Black
-        });
+    let human = match origin {
+        Origin::Saved => human
+            .or_else(|| record.tag("Human").and_then(Human::from_name))
+            .unwrap_or(if side == Color::Red {
+                Human::Red
+            } else {
+                Human::Black
+            }),
+        // A loaded game is a record to study, its players' names shown, until the person
+        // continues it against the computer from a position of their choice.
+        Origin::Imported => human.unwrap_or(Human::Both),
+    };
     let level = record
         .tag("Level")
         .and_then(|l| l.parse::<u8>().ok())

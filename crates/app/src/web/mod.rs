@@ -13,6 +13,7 @@ mod error;
 mod game;
 mod game_file;
 mod guard;
+mod handicap;
 mod judgement;
 mod reasons;
 mod search;

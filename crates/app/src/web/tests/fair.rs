@@ -62,3 +62,80 @@ async fn a_draw_offer_against_nobody_is_refused() {
     assert_error(s, &b, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(b["code"], "no_opponent");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handicaps_remove_the_givers_pieces_and_are_saved() {
+    let t = Test::new();
+    // The computer (Black) gives a horse: Black's left horse, on h9, is gone.
+    let game = t
+        .new_game(json!({"human": "red", "handicap": "horse", "handicap_giver": "computer"}))
+        .await;
+    assert_eq!(
+        game["start_fen"],
+        "rnbakab1r/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+    // The person gives chariot and horse, playing Red.
+    let game = t
+        .new_game(json!({"human": "red", "handicap": "chariot-horse", "handicap_giver": "you"}))
+        .await;
+    assert!(game["start_fen"]
+        .as_str()
+        .unwrap()
+        .ends_with("/2BAKABNR w - - 0 1"));
+    let id = game["id"].as_str().unwrap();
+    let (_, pgn) = t
+        .raw("GET", &format!("/api/games/{id}/pgn"), "", Vec::new())
+        .await;
+    let pgn = String::from_utf8(pgn).unwrap();
+    assert!(
+        pgn.contains("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/2BAKABNR w"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Handicap \"chariot-horse by red\"]"), "{pgn}");
+    // Giving the first move: the weaker side, here the person, plays Red whatever was chosen.
+    let game = t
+        .new_game(json!({"human": "black", "handicap": "first-move", "handicap_giver": "computer"}))
+        .await;
+    assert_eq!(game["human"], "red");
+
+    for bad in [
+        json!({"handicap": "horse", "fen": "3k5/9/9/9/9/9/9/9/9/R3K4 w"}),
+        json!({"handicap": "horse", "human": "both"}),
+        json!({"handicap": "queen"}),
+        json!({"handicap": "horse", "handicap_giver": "nobody"}),
+    ] {
+        let (s, b) = t.call("POST", "/api/games", Some(bad)).await;
+        assert_error(s, &b, StatusCode::BAD_REQUEST);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loaded_xqf_file_is_a_record_with_its_names() {
+    let Some(xqf) = super::shared_file("sample.xqf") else {
+        eprintln!(
+            "note: ../shared/testdata/pgn/sample.xqf is absent; the XQF import is not tested"
+        );
+        return;
+    };
+    let t = Test::new();
+    let (s, b) = t
+        .raw("POST", "/api/games/import", "application/octet-stream", xqf)
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{}", String::from_utf8_lossy(&b));
+    let game: serde_json::Value = serde_json::from_slice(&b).unwrap();
+    assert_eq!(plies(&game), 75);
+    assert_eq!(game["red"], "许银川");
+    assert_eq!(game["human"], "both");
+    // A broken XQF file says so, briefly.
+    let (s, b) = t
+        .raw(
+            "POST",
+            "/api/games/import",
+            "application/octet-stream",
+            b"XQ\x12garbage".to_vec(),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let text = String::from_utf8_lossy(&b);
+    assert!(text.contains("XQF") && text.len() < 500, "{text}");
+}
