@@ -500,7 +500,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.click("#moves > li:first-child").await?;
     page.until(
         "the first position",
-        "/Viewing move 1/.test(document.querySelector('#status').textContent)",
+        "/Viewing 1\\. of/.test(document.querySelector('#status').textContent)",
     )
     .await?;
     page.click("#last").await?;
@@ -572,15 +572,25 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     // is analysed with both sides moved by hand: a check, then mate.
     page.click("#editor-btn").await?;
     page.click("#editor-clear").await?;
+    // Clear leaves the two generals, not facing each other: a legal position.
+    page.until(
+        "a legal position after Clear",
+        "document.querySelector('#editor-status').classList.contains('ok')",
+    )
+    .await?;
+    page.click("#palette [data-tool='']").await?;
+    page.click("#editor-board [data-point='d9']").await?;
+    page.click("#palette [data-tool='k']").await?;
+    page.click("#editor-board [data-point='e9']").await?;
     page.until(
         "a reason for the impossible position",
         "/face/.test(document.querySelector('#editor-status').textContent)",
     )
     .await?;
-    page.click("#palette [data-tool='k']").await?;
-    page.click("#editor-board [data-point='d9']").await?;
     page.click("#palette [data-tool='']").await?;
     page.click("#editor-board [data-point='e9']").await?;
+    page.click("#palette [data-tool='k']").await?;
+    page.click("#editor-board [data-point='d9']").await?;
     page.click("#palette [data-tool='R']").await?;
     page.click("#editor-board [data-point='a8']").await?;
     page.click("#editor-board [data-point='b0']").await?;

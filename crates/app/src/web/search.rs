@@ -157,7 +157,10 @@ pub fn capped(score: i32) -> i32 {
 pub struct ReviewPly {
     /// How much worse than the best move it was, for the side that played it (centi-soldiers).
     pub loss: i32,
-    /// `inaccuracy`, `mistake`, `blunder`, or none.
+    /// How much of its winning chance (0 to 1) the side that played it gave away.
+    pub chance_lost: f64,
+    /// `inaccuracy`, `mistake`, `blunder`, or none: by the chance lost, so that moves in a
+    /// position already won or lost are not marked for the points they leave.
     pub mark: Option<&'static str>,
     /// The engine's move there, in Chinese notation and ICCS, when it differs from the move played.
     pub best: Option<String>,
@@ -180,19 +183,28 @@ pub struct Review {
     pub plies: Vec<ReviewPly>,
 }
 
-/// Loss thresholds (centi-soldiers) of the review marks.
-pub const INACCURACY: i32 = 50;
+/// The scale of the winning chance: a side ahead by this many centi-soldiers wins about three
+/// games in four (the page's evaluation bar uses the same curve).
+pub const CHANCE_SCALE: f64 = 250.0;
+/// Review marks by the winning chance a move gave away: from about 0.5, 1.2 and 3 soldiers lost
+/// in a level position, much more in a position already decided, where nothing is marked.
+pub const INACCURACY: f64 = 0.05;
 /// See [`INACCURACY`].
-pub const MISTAKE: i32 = 120;
+pub const MISTAKE: f64 = 0.11;
 /// See [`INACCURACY`].
-pub const BLUNDER: i32 = 300;
+pub const BLUNDER: f64 = 0.25;
 
-fn mark(loss: i32) -> Option<&'static str> {
-    if loss >= BLUNDER {
+/// The winning chance, 0 to 1, of a side with evaluation `score`.
+pub fn winning_chance(score: i32) -> f64 {
+    1.0 / (1.0 + (-f64::from(score) / CHANCE_SCALE).exp())
+}
+
+fn mark(chance_lost: f64) -> Option<&'static str> {
+    if chance_lost >= BLUNDER {
         Some("blunder")
-    } else if loss >= MISTAKE {
+    } else if chance_lost >= MISTAKE {
         Some("mistake")
-    } else if loss >= INACCURACY {
+    } else if chance_lost >= INACCURACY {
         Some("inaccuracy")
     } else {
         None
@@ -658,11 +670,17 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
             } else {
                 (before - after).max(0)
             };
+            let chance_lost = if loss == 0 {
+                0.0
+            } else {
+                (winning_chance(before) - winning_chance(after)).max(0.0)
+            };
             let prev = &positions[i - 1];
             let best = best_before.filter(|&b| b != played && prev.is_legal(b));
             review.plies.push(ReviewPly {
                 loss,
-                mark: mark(loss),
+                chance_lost,
+                mark: mark(chance_lost),
                 best: best.map(|b| format_move(prev, b, Notation::Chinese)),
                 best_iccs: best.map(|b| b.to_string()),
             });
@@ -674,6 +692,20 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_follow_the_winning_chance_not_the_points() {
+        let lost = |before: i32, after: i32| winning_chance(before) - winning_chance(after);
+        // In a level position the marks fall about where the points would put them.
+        assert_eq!(mark(lost(0, -40)), None);
+        assert_eq!(mark(lost(0, -60)), Some("inaccuracy"));
+        assert_eq!(mark(lost(0, -130)), Some("mistake"));
+        assert_eq!(mark(lost(0, -300)), Some("blunder"));
+        // A blunder to −8 is one; four more soldiers lost in the lost position are not marked.
+        assert_eq!(mark(lost(0, -800)), Some("blunder"));
+        assert_eq!(mark(lost(-800, -1200)), None);
+        assert_eq!(mark(lost(-900, -1100)), None);
+    }
 
     impl Lease {
         /// Whether the lent engine's hash table knows a position one move after `pos` (the

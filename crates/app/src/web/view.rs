@@ -74,6 +74,8 @@ pub struct GameView {
     notice: Option<Notice>,
     redo: usize,
     clock: Option<ClockView>,
+    /// The computer offers a draw: the person accepts with the draw button.
+    draw_offered: bool,
     review: Option<Review>,
     save_error: Option<SaveFailure>,
     created: u64,
@@ -144,6 +146,7 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
         notice: entry.notice(),
         redo: entry.redo_len(),
         clock: clock_view(entry, now),
+        draw_offered: entry.draw_offer_open(),
         review: entry.review().cloned(),
         save_error: entry.save_error().cloned(),
         created: entry.record().created,

@@ -272,6 +272,9 @@ export class Board {
       const len = Math.hypot(dx, dy) || 1;
       const s = 26 / len;
       const e = 40 / len;
+      // Rings on both points: a one-point move's arrow alone is too short to see.
+      el('circle', { cx: a.x, cy: a.y, r: 48, class: 'hint-ring' }, this.overLayer);
+      el('circle', { cx: b.x, cy: b.y, r: 48, class: 'hint-ring' }, this.overLayer);
       el('line', {
         x1: a.x + dx * s, y1: a.y + dy * s, x2: b.x - dx * e, y2: b.y - dy * e,
         class: 'hint-arrow', 'marker-end': `url(#${p}-arrow)`,

@@ -1,10 +1,11 @@
 // The controls: the buttons, the menus (level, notation), the top bar (language, theme, sound).
 
 import { app, shownPly, shownFen } from './state.js';
+import { parseFen } from './fen.js';
 import { api } from './api.js';
 import { t, language, setLanguage } from './i18n.js';
 import * as sound from './sound.js';
-import { notice, confirmDialog } from './dialogs.js';
+import { notice, confirmDialog, retranslateNotice } from './dialogs.js';
 import { setupFiles } from './files.js';
 import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
@@ -52,8 +53,12 @@ function chosenSide() {
 
 function updateClockFields() {
   const preset = $('tc-preset').value;
+  const both = chosenSide() === 'both';
   $('tc-custom-fields').hidden = preset !== 'custom';
-  $('tc-odds-row').hidden = preset === 'none' || chosenSide() === 'both';
+  $('tc-odds-row').hidden = preset === 'none' || both;
+  // A handicap needs the computer as opponent.
+  $('handicap-row').hidden = both;
+  $('handicap-giver-row').hidden = both || $('handicap').value === 'none';
   $('tc-error').hidden = true;
 }
 
@@ -91,6 +96,7 @@ export function setupControls() {
     $('new-game-dialog').showModal();
   });
   $('tc-preset').addEventListener('change', updateClockFields);
+  $('handicap').addEventListener('change', updateClockFields);
   for (const r of document.querySelectorAll('input[name=side]')) r.addEventListener('change', updateClockFields);
   $('start-game').addEventListener('click', (evt) => {
     // A clock that cannot be played is said at once, with the dialog still open.
@@ -111,14 +117,28 @@ export function setupControls() {
     const body = { human, level };
     const clock = chosenClock(human);
     if (clock) body.clock = clock;
+    if (human !== 'both' && $('handicap').value !== 'none') {
+      body.handicap = $('handicap').value;
+      body.handicap_giver = $('handicap-giver').value;
+    }
     if (app.game) api.leave(app.game.id);
     newGame(body);
   });
   $('pause').addEventListener('click', () => action(app.game?.clock?.paused ? 'resume' : 'pause'));
+  $('continue-here').addEventListener('click', () => {
+    // The shown position of a record, played on against the computer by the side to move.
+    const fen = shownFen();
+    const human = parseFen(fen).turn;
+    if (app.game) api.leave(app.game.id);
+    newGame({ fen, human, level: Number($('level').value) || settings.level() });
+  });
   $('undo').addEventListener('click', () => { app.viewPly = null; action('undo'); });
   $('redo').addEventListener('click', () => { app.viewPly = null; action('redo'); });
   $('hint').addEventListener('click', () => { notice(t('askingHint')); action('hint'); });
-  $('draw').addEventListener('click', () => { notice(t('drawOffered')); action('draw'); });
+  $('draw').addEventListener('click', () => {
+    if (!app.game?.draw_offered) notice(t('drawOffered'));
+    action('draw');
+  });
   $('review-btn').addEventListener('click', () => action('review'));
   $('resign').addEventListener('click', async () => {
     if (await confirmDialog(t('confirmResign'))) action('resign');
@@ -158,6 +178,7 @@ export function setupControls() {
   });
   $('lang').addEventListener('click', () => {
     setLanguage(language() === 'zh' ? 'en' : 'zh');
+    retranslateNotice();
     updateToolButtons();
     fillLevels($('level'));
     fillLevels($('new-level'));

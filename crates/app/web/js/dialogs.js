@@ -1,15 +1,24 @@
 // Small page helpers: the notice line, a confirmation dialog, copying text.
 
 let noticeTimer = null;
+let noticeText = null;
 
-/** Shows a short message over the board for a few seconds. */
+/** Shows a short message over the board for a few seconds. `text` is a string, or a function
+ * giving it, called again when the language changes while the message shows. */
 export function notice(text, kind = 'info') {
   const box = document.getElementById('notice');
-  box.textContent = text;
+  noticeText = typeof text === 'function' ? text : null;
+  box.textContent = noticeText ? noticeText() : text;
   box.dataset.kind = kind;
   box.hidden = false;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => { box.hidden = true; }, kind === 'error' ? 3500 : 2500);
+}
+
+/** Writes the message showing now again, in the language just chosen. */
+export function retranslateNotice() {
+  const box = document.getElementById('notice');
+  if (!box.hidden && noticeText) box.textContent = noticeText();
 }
 
 /** Asks a yes/no question in a dialog; resolves to true for yes. */

@@ -37,7 +37,8 @@ export class Editor {
     this.turn.addEventListener('change', () => this.changed());
     document.getElementById('editor-start').addEventListener('click', () => this.load(START_FEN));
     document.getElementById('editor-clear').addEventListener('click', () => {
-      this.pieces = new Map([['e0', 'K'], ['e9', 'k']]);
+      // Not both on the e-file: two generals facing each other is no position.
+      this.pieces = new Map([['e0', 'K'], ['d9', 'k']]);
       this.changed();
     });
     document.getElementById('editor-red').addEventListener('click', () => this.play('red'));

@@ -68,5 +68,8 @@ export function isRed(letter) {
 
 /** Whether a text looks like a FEN rather than PGN. */
 export function looksLikeFen(text) {
-  return /^\s*[1-9kabnrcpehKABNRCPEH]+(\/[1-9kabnrcpehKABNRCPEH]+){9}(\s|$)/.test(text);
+  // A PGN starts with a tag or a move number; a FEN's first word is ranks between slashes, and
+  // one with a typo in it is still a FEN, to be refused as one.
+  const first = text.trim().split(/\s+/)[0] || '';
+  return (first.match(/\//g) || []).length >= 3;
 }

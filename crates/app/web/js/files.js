@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { looksLikeFen } from './fen.js';
 import { t, endReason, language, reasonText } from './i18n.js';
-import { notice, copyText } from './dialogs.js';
+import { notice, copyText, confirmDialog } from './dialogs.js';
 import { Editor } from './editor.js';
 import { isUnsaved } from './unsaved.js';
 import { $ } from './dom.js';
@@ -103,6 +103,8 @@ async function showGames(ctx) {
     del.textContent = t('deleteGame');
     del.disabled = g.id === ctx.game()?.id;
     del.addEventListener('click', async () => {
+      // The confirmation is a dialog of its own: the list's dialog stays open under it.
+      if (!(await confirmDialog(t('confirmDelete')))) return;
       try {
         await api.remove(g.id);
         li.remove();

@@ -105,7 +105,8 @@ export function setGame(state, fresh = false) {
   if (!state.outcome) app.endShown = null;
   if (state.hint && app.hintShown !== state.hint.iccs + state.version) {
     app.hintShown = state.hint.iccs + state.version;
-    notice(t('hintIs', state.hint.chinese));
+    const { chinese } = state.hint;
+    notice(() => t('hintIs', chinese));
   }
   if (state.save_error) {
     // The computer's move (or an accepted draw) was not saved; it waits for the retry.
@@ -116,7 +117,11 @@ export function setGame(state, fresh = false) {
   }
   if (state.notice && app.noticeShown !== state.notice + state.version) {
     app.noticeShown = state.notice + state.version;
-    const text = { draw_accepted: t('drawAccepted'), draw_declined: t('drawDeclined') }[state.notice];
+    const key = {
+      draw_accepted: 'drawAccepted', draw_declined: 'drawDeclined',
+      computer_offers_draw: 'computerOffersDraw', computer_resigns: 'computerResigns',
+    }[state.notice];
+    const text = key ? t(key) : null;
     notice(text || reasonText(state.notice));
   }
   setClock(state.clock);

@@ -1,7 +1,7 @@
 // Drawing the page from the state: the board, the status line, the move list, the players,
 // the buttons, the engine's thinking, and the check and end-of-game announcements.
 
-import { app, shownPly, shownFen, humanPlays } from './state.js';
+import { app, shownPly, shownFen, humanPlays, moveLabel, lastMoveNumber } from './state.js';
 import { parseFen } from './fen.js';
 import { t, endReason, language } from './i18n.js';
 import { renderReview, markSymbol } from './review.js';
@@ -37,7 +37,12 @@ export function render(animate = null) {
   renderPlayers();
   renderButtons();
   renderAnalysis();
-  renderReview(game.review, { ply, firstSide: parseFen(game.start_fen).turn }, (p) => browse(p));
+  renderReview(game.review, {
+    ply,
+    firstSide: parseFen(game.start_fen).turn,
+    label: ply > 0 ? moveLabel(ply) : '',
+    move: ply > 0 ? game.moves[ply - 1][app.notation] || game.moves[ply - 1].chinese : '',
+  }, (p) => browse(p));
   $('save-pgn').href = `/api/games/${game.id}/pgn?notation=${app.notation}`;
   $('save-pgn').setAttribute('download', `xiangqi-${game.id}.pgn`);
 }
@@ -65,7 +70,10 @@ function renderStatus(live, turn, inCheck) {
       else if (game.human !== 'both' && humanPlays(turn)) text += ` — ${t('yourTurn')}`;
     }
   }
-  if (!live) text = `${t('viewing', app.viewPly, game.moves.length)} · ${text}`;
+  if (!live) {
+    const label = app.viewPly === 0 ? t('startPos') : moveLabel(app.viewPly);
+    text = `${t('viewing', label, lastMoveNumber())} · ${text}`;
+  }
   status.textContent = text;
   document.title = `${t('title')} · ${text}`;
   status.classList.toggle('over', Boolean(game.outcome));
@@ -174,6 +182,8 @@ function renderButtons() {
   $('draw').disabled = over || thinking || game.human === 'both';
   $('review-btn').disabled = game.moves.length === 0 || (!over && game.human !== 'both') || game.job === 'review';
   $('pause').hidden = !game.clock || over;
+  $('continue-here').hidden = game.human !== 'both';
+  $('draw').textContent = game.draw_offered ? t('acceptDraw') : t('offerDraw');
   $('pause').textContent = game.clock?.paused ? t('resume') : t('pause');
   $('pause').dataset.paused = String(Boolean(game.clock?.paused));
   const n = game.moves.length;

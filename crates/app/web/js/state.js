@@ -44,6 +44,24 @@ export function isMovable(sq) {
   return Boolean(letter) && sideOf(letter) === app.game.turn;
 }
 
+/** Ply `p`'s number as the move list shows it: `5.` for a move of the side that moved first in
+ * its move pair (Red), `5…` for the other. */
+export function moveLabel(p) {
+  const game = app.game;
+  const firstRed = parseFen(game.start_fen).turn === 'red';
+  const startNumber = Number(game.start_fen.trim().split(/\s+/)[5]) || 1;
+  const i = p - 1;
+  const red = (i % 2 === 0) === firstRed;
+  const n = startNumber + Math.floor((i + (firstRed ? 0 : 1)) / 2);
+  return red ? `${n}.` : `${n}…`;
+}
+
+/** The number of the game's last move pair (how many moves the list counts). */
+export function lastMoveNumber() {
+  const n = app.game.moves.length;
+  return n === 0 ? 0 : parseInt(moveLabel(n), 10);
+}
+
 export function humanPlays(side) {
   const h = app.game.human;
   return h === 'both' || h === side;
