@@ -65,10 +65,11 @@ fn plan(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
         return (optimum, maximum);
     }
     // The period is there for every move from now on; a move may run into it once the main
-    // time is gone, and must end before it does (with the overhead and a margin of 5 %).
-    let period = clock
-        .byoyomi
-        .saturating_sub(overhead + clock.byoyomi / 20 + Duration::from_millis(5));
+    // time is gone, and must end before it does: less the overhead and a margin of a tenth
+    // (at least 20 ms), as a busy machine can hold a search up for a good part of a second
+    // (a margin of 5 % lost one game in ten at 1 s a move while the machine was compiling).
+    let margin = (clock.byoyomi / 10).max(Duration::from_millis(20));
+    let period = clock.byoyomi.saturating_sub(overhead + margin);
     if usable.is_zero() {
         // In byo-yomi proper: time not used now is lost, so use the period whole.
         return (period, period);
@@ -202,7 +203,7 @@ mod tests {
         }
         // In byo-yomi proper the period is used almost whole: time not used is lost.
         let tm = TimeManager::new(&byoyomi(0, 0, None, 10_000), overhead);
-        assert!(tm.maximum().unwrap() >= Duration::from_millis(9_000));
+        assert!(tm.maximum().unwrap() >= Duration::from_millis(8_500));
         // With main time left, a move may count on part of the period as well.
         let with_main = TimeManager::new(&byoyomi(60_000, 0, None, 10_000), overhead);
         let without = TimeManager::new(&clock(60_000, 0, None), overhead);
