@@ -59,6 +59,9 @@ pub struct GameView {
     level: u8,
     red: String,
     black: String,
+    /// A loaded record's event and date (`None` for the games of this program).
+    event: Option<String>,
+    date: Option<String>,
     start_fen: String,
     fen: String,
     turn: &'static str,
@@ -132,6 +135,8 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
         level: entry.level(),
         red: names.0,
         black: names.1,
+        event: record_tag(entry, "Event"),
+        date: record_tag(entry, "Date"),
         start_fen: game.start().to_fen(),
         fen: pos.to_fen(),
         turn: pos.side_to_move().name(),
@@ -169,6 +174,16 @@ fn clock_view(entry: &WebGame, now: Instant) -> Option<ClockView> {
     })
 }
 
+/// A tag the game's record brought with it (a loaded game's own `Event`, `Date`, …).
+fn record_tag(entry: &WebGame, name: &str) -> Option<String> {
+    entry
+        .record()
+        .tags
+        .iter()
+        .find(|(n, v)| n == name && !v.contains('?') && !v.is_empty())
+        .map(|(_, v)| v.clone())
+}
+
 /// The players' names as the game's record gives them.
 fn record_names(entry: &WebGame) -> (String, String) {
     let record = super::game_file::to_record(entry, Instant::now());
@@ -184,6 +199,7 @@ pub struct Summary {
     pub id: String,
     red: String,
     black: String,
+    event: Option<String>,
     human: Human,
     level: u8,
     plies: usize,
@@ -201,6 +217,7 @@ pub fn summary(entry: &WebGame) -> Summary {
         id: entry.id().to_owned(),
         red,
         black,
+        event: record_tag(entry, "Event"),
         human: entry.human(),
         level: entry.level(),
         plies: entry.game().len(),

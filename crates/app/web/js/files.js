@@ -89,7 +89,8 @@ async function showGames(ctx) {
       if (g.human !== 'both') return `${t('computer')} ${g.level}`;
       return tag && tag !== '?' && tag !== 'Player' ? tag : t(side);
     };
-    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)} · ${t('plies', g.plies)} · ${result}`;
+    const event = g.event ? ` · ${g.event}` : '';
+    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)}${event} · ${t('plies', g.plies)} · ${result}`;
     const open = document.createElement('button');
     open.type = 'button';
     open.textContent = g.id === ctx.game()?.id ? t('current') : t('openGame');

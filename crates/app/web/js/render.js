@@ -157,6 +157,10 @@ const CLOCKS = { red: $('clock-red'), black: $('clock-black') };
 
 function renderPlayers() {
   const game = app.game;
+  // A loaded record says what it was: its event and date.
+  const title = [game.event, game.date].filter(Boolean).join(' · ');
+  $('game-title').hidden = !title;
+  $('game-title').textContent = title;
   const bottom = app.flipped ? 'black' : 'red';
   const top = bottom === 'red' ? 'black' : 'red';
   for (const [id, side] of [['player-top', top], ['player-bottom', bottom]]) {

@@ -125,7 +125,11 @@ async fn a_loaded_xqf_file_is_a_record_with_its_names() {
     let game: serde_json::Value = serde_json::from_slice(&b).unwrap();
     assert_eq!(plies(&game), 75);
     assert_eq!(game["red"], "许银川");
+    assert_eq!(game["event"], "许银川让九子对聂棋圣");
+    assert_eq!(game["date"], "1999.12.09");
     assert_eq!(game["human"], "both");
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    assert_eq!(list[0]["event"], "许银川让九子对聂棋圣");
     // A broken XQF file says so, briefly.
     let (s, b) = t
         .raw(
