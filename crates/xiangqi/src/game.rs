@@ -66,6 +66,31 @@ pub enum Outcome {
 }
 
 impl WinReason {
+    /// The reason's stable code (`perpetual_check`, …): what programs exchange and the web page
+    /// translates.
+    pub const fn code(self) -> &'static str {
+        match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::Stalemate => "stalemate",
+            WinReason::PerpetualCheck => "perpetual_check",
+            WinReason::PerpetualChase => "perpetual_chase",
+            WinReason::Resignation => "resignation",
+            WinReason::Timeout => "timeout",
+            WinReason::IllegalMove => "illegal_move",
+        }
+    }
+
+    /// Every reason, in declaration order.
+    pub const ALL: [WinReason; 7] = [
+        WinReason::Checkmate,
+        WinReason::Stalemate,
+        WinReason::PerpetualCheck,
+        WinReason::PerpetualChase,
+        WinReason::Resignation,
+        WinReason::Timeout,
+        WinReason::IllegalMove,
+    ];
+
     /// Lower-case English description.
     pub const fn describe(self) -> &'static str {
         match self {
@@ -81,6 +106,26 @@ impl WinReason {
 }
 
 impl DrawReason {
+    /// The reason's stable code (`no_capture_limit`, …), see [`WinReason::code`].
+    pub const fn code(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "repetition",
+            DrawReason::NoCaptureLimit => "no_capture_limit",
+            DrawReason::InsufficientMaterial => "insufficient_material",
+            DrawReason::Agreement => "agreement",
+            DrawReason::TimeoutAgainstBareMaterial => "timeout_against_bare_material",
+        }
+    }
+
+    /// Every reason, in declaration order.
+    pub const ALL: [DrawReason; 5] = [
+        DrawReason::Repetition,
+        DrawReason::NoCaptureLimit,
+        DrawReason::InsufficientMaterial,
+        DrawReason::Agreement,
+        DrawReason::TimeoutAgainstBareMaterial,
+    ];
+
     /// Lower-case English description.
     pub const fn describe(self) -> &'static str {
         match self {
@@ -94,6 +139,28 @@ impl DrawReason {
 }
 
 impl Outcome {
+    /// The code of why the game ended (see [`WinReason::code`]).
+    pub const fn code(self) -> &'static str {
+        match self {
+            Outcome::Win { reason, .. } => reason.code(),
+            Outcome::Draw(reason) => reason.code(),
+        }
+    }
+
+    /// Reads an outcome's code back, with the winner given for wins (`None` for a draw).
+    pub fn from_code(code: &str, winner: Option<Color>) -> Option<Outcome> {
+        match winner {
+            Some(winner) => WinReason::ALL
+                .into_iter()
+                .find(|r| r.code() == code)
+                .map(|reason| Outcome::Win { winner, reason }),
+            None => DrawReason::ALL
+                .into_iter()
+                .find(|r| r.code() == code)
+                .map(Outcome::Draw),
+        }
+    }
+
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub const fn pgn_result(self) -> &'static str {
         match self {

@@ -93,6 +93,69 @@ async fn asset(Path(path): Path<String>) -> Response {
 
 #[cfg(test)]
 mod tests {
+    /// The codes the server sends that are its own (the rules library's come from it).
+    const WEB_CODES: [&str; 23] = [
+        "not_your_turn",
+        "game_over",
+        "stale",
+        "nothing_to_undo",
+        "nothing_to_redo",
+        "busy",
+        "not_over",
+        "nothing_to_review",
+        "no_opponent",
+        "unreadable",
+        "too_long",
+        "paused",
+        "no_clock",
+        "no_offer",
+        "engine_failed",
+        "disk_full",
+        "disk_read_only",
+        "disk_error",
+        "fen_no_general",
+        "fen_too_many",
+        "fen_general_palace",
+        "fen_unreachable",
+        "fen_generals_facing",
+    ];
+
+    /// The part of i18n.js with one language's texts.
+    fn language(name: &str) -> &'static str {
+        let text = super::FILES
+            .iter()
+            .find(|f| f.0 == "js/i18n.js")
+            .map(|f| f.2)
+            .unwrap();
+        let start = text.find(&format!("\n  {name}: {{")).unwrap();
+        let end = text[start + 1..]
+            .find("\n  },")
+            .map_or(text.len(), |e| start + 1 + e);
+        &text[start..end]
+    }
+
+    fn has_key(section: &str, key: &str) -> bool {
+        [format!(" {key}:"), format!("'{key}':"), format!("{{{key}:")]
+            .iter()
+            .any(|k| section.contains(k.as_str()))
+    }
+
+    #[test]
+    fn every_reason_code_has_a_translation_in_both_languages() {
+        let rules = xiangqi::IllegalMove::CODES
+            .into_iter()
+            .chain(xiangqi::WinReason::ALL.map(xiangqi::WinReason::code))
+            .chain(xiangqi::DrawReason::ALL.map(xiangqi::DrawReason::code));
+        for code in rules.chain(WEB_CODES) {
+            for name in ["zh", "en"] {
+                assert!(
+                    has_key(language(name), code),
+                    "no {name} text for the code {code}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_script_in_the_folder_is_embedded() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/js");

@@ -9,7 +9,6 @@
 
 use super::clock::{Clock, Flagged, TimeControl, TimeLeft};
 use super::disk::DiskError;
-use super::reasons::why_illegal;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -505,8 +504,8 @@ impl WebGame {
         if !self.rec.human.plays(pos.side_to_move()) {
             return refuse("not_your_turn", "wait for the computer's move");
         }
-        if let Some((code, message)) = why_illegal(pos, m) {
-            return refuse(code, message);
+        if let Some(reason) = pos.why_illegal(m) {
+            return refuse(reason.code(), reason.to_string());
         }
         self.cancel_job();
         let pushed = self.push(m, now);

@@ -25,46 +25,38 @@ pub enum Origin {
     Imported,
 }
 
-/// The `Termination` tag value (and API reason) of an outcome.
-pub fn termination_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win { reason, .. } => match reason {
-            WinReason::Checkmate => "checkmate",
-            WinReason::Stalemate => "stalemate",
-            WinReason::PerpetualCheck => "perpetual check",
-            WinReason::PerpetualChase => "perpetual chase",
-            WinReason::Resignation => "resignation",
-            WinReason::Timeout => "timeout",
-            WinReason::IllegalMove => "illegal move",
-        },
-        Outcome::Draw(reason) => match reason {
-            DrawReason::Repetition => "repetition",
-            DrawReason::NoCaptureLimit => "60-move rule",
-            DrawReason::InsufficientMaterial => "insufficient material",
-            DrawReason::Agreement => "agreement",
-            DrawReason::TimeoutAgainstBareMaterial => "timeout against insufficient material",
-        },
-    }
-}
-
-/// The ending a record states when the rules do not end its game.
+/// The ending a record states when the rules do not end its game: a resignation, an agreed
+/// draw, time, or an illegal move, read from the `Termination` tag (this program's outcome codes,
+/// or the words it wrote before it had them).
 fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
     let result = record.result.as_deref()?;
-    let termination = record.tag("Termination").unwrap_or("");
+    let termination = match record.tag("Termination").unwrap_or("") {
+        "illegal move" => "illegal_move",
+        "timeout against insufficient material" => "timeout_against_bare_material",
+        other => other,
+    };
     let winner = match result {
-        "1-0" => Color::Red,
-        "0-1" => Color::Black,
-        _ if termination == "timeout against insufficient material" => {
-            return Some(Outcome::Draw(DrawReason::TimeoutAgainstBareMaterial))
-        }
-        _ => return Some(Outcome::Draw(DrawReason::Agreement)),
+        "1-0" => Some(Color::Red),
+        "0-1" => Some(Color::Black),
+        _ => None,
     };
-    let reason = match termination {
-        "timeout" => WinReason::Timeout,
-        "illegal move" => WinReason::IllegalMove,
-        _ => WinReason::Resignation,
-    };
-    Some(Outcome::Win { winner, reason })
+    let stated = Outcome::from_code(termination, winner).filter(|outcome| {
+        // Only endings the rules cannot see again from the moves.
+        matches!(
+            outcome,
+            Outcome::Win {
+                reason: WinReason::Resignation | WinReason::Timeout | WinReason::IllegalMove,
+                ..
+            } | Outcome::Draw(DrawReason::Agreement | DrawReason::TimeoutAgainstBareMaterial)
+        )
+    });
+    Some(stated.unwrap_or(match winner {
+        Some(winner) => Outcome::Win {
+            winner,
+            reason: WinReason::Resignation,
+        },
+        None => Outcome::Draw(DrawReason::Agreement),
+    }))
 }
 
 /// A move written `h2e2`, legal or not.
@@ -126,7 +118,7 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
     let redo: Vec<String> = rec.redo.iter().map(Move::to_string).collect();
     record.set_tag("Redo", &redo.join(" "));
     let outcome = game.outcome();
-    record.set_tag("Termination", outcome.map_or("", termination_name));
+    record.set_tag("Termination", outcome.map_or("", Outcome::code));
     record.result = outcome.map(|o| o.pgn_result().to_owned());
     record.moves = rec.game.moves().map(RecordMove::new).collect();
     if let Some(clock) = &rec.clock {

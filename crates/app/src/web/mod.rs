@@ -15,7 +15,6 @@ mod game_file;
 mod guard;
 mod handicap;
 mod judgement;
-mod reasons;
 mod search;
 mod server;
 mod store;

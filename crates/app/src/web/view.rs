@@ -2,7 +2,6 @@
 
 use super::clock::TimeLeft;
 use super::game::{Human, Notice, SaveFailure, WebGame};
-use super::game_file::termination_name;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::time::Instant;
@@ -25,8 +24,8 @@ struct OutcomeView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     result: &'static str,
     winner: Option<&'static str>,
-    /// `checkmate`, `stalemate`, `perpetual check`, `perpetual chase`, `repetition`,
-    /// `60-move rule`, `insufficient material`, `resignation`, `agreement`.
+    /// Why the game ended: the rules library's outcome code (`checkmate`, `perpetual_chase`,
+    /// `no_capture_limit`, `timeout`, …), which the page translates.
     reason: &'static str,
 }
 
@@ -89,7 +88,7 @@ fn outcome_view(outcome: Outcome) -> OutcomeView {
     OutcomeView {
         result: outcome.pgn_result(),
         winner: outcome.winner().map(Color::name),
-        reason: termination_name(outcome),
+        reason: outcome.code(),
     }
 }
 
@@ -222,7 +221,7 @@ pub fn summary(entry: &WebGame) -> Summary {
         level: entry.level(),
         plies: entry.game().len(),
         result: outcome.map(|o| o.pgn_result()),
-        reason: outcome.map(termination_name),
+        reason: outcome.map(Outcome::code),
         created: entry.record().created,
         updated: entry.record().updated,
     }

@@ -66,25 +66,10 @@ impl MoveCodec for IccsCodec {
     }
 }
 
-/// `None` if `m` is legal in `pos`, else a short reason why not.
+/// `None` if `m` is legal in `pos`, else a short reason why not (the rules' own words, after
+/// the move).
 pub(crate) fn why_illegal(pos: &Position, m: Move) -> Option<String> {
-    if pos.is_legal(m) {
-        return None;
-    }
-    let us = pos.side_to_move();
-    Some(match pos.piece_at(m.from()) {
-        None => format!("there is no piece on {}", m.from()),
-        Some(p) if p.color != us => {
-            format!("the {} on {} is not {us}'s", p.kind.name(), m.from())
-        }
-        Some(p) if pos.is_pseudo_legal(m) => {
-            format!(
-                "{m} (the {}) would leave {us}'s general in check or facing the other",
-                p.kind.name()
-            )
-        }
-        Some(p) => format!("a {} cannot move {m}", p.kind.name()),
-    })
+    pos.why_illegal(m).map(|reason| format!("{m}: {reason}"))
 }
 
 #[cfg(test)]
@@ -116,15 +101,15 @@ mod tests {
         let pos = Position::startpos();
         let err = |t| IccsCodec.parse(&pos, t).unwrap_err();
         assert!(err("e5e6").contains("no piece on e5"), "{}", err("e5e6"));
-        assert!(err("h7e7").contains("not red's"), "{}", err("h7e7"));
+        assert!(err("h7e7").contains("red's turn"), "{}", err("h7e7"));
         assert!(
-            err("h2g3").contains("cannon cannot move"),
+            err("h2g4").contains("h2g4: the cannon moves along files and ranks"),
             "{}",
-            err("h2g3")
+            err("h2g4")
         );
         let facing = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/4K4 w").unwrap();
         let reason = IccsCodec.parse(&facing, "e0d0").unwrap_err();
-        assert!(reason.contains("in check or facing"), "{reason}");
+        assert!(reason.contains("may not face each other"), "{reason}");
     }
 }
 

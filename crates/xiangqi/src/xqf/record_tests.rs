@@ -115,7 +115,11 @@ fn illegal_moves_are_errors() {
         matches!(&e, XqfImportError::IllegalMove { line: "main line", mv, number: 1, side: Color::Red, .. } if mv == "h2e3"),
         "{e}"
     );
-    assert!(e.to_string().contains("cannon cannot move h2e3"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("h2e3: a piece cannot capture one of its own side"),
+        "{e}"
+    );
 
     // The alternative to Black's h9g7 is a Red move.
     let bytes = file(&[

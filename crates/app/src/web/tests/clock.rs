@@ -111,10 +111,7 @@ async fn a_fallen_flag_loses_unless_the_other_side_cannot_mate() {
         .wait(&id, "Red's flag", |g| g["outcome"].is_object())
         .await;
     assert_eq!(over["outcome"]["result"], "1/2-1/2");
-    assert_eq!(
-        over["outcome"]["reason"],
-        "timeout against insufficient material"
-    );
+    assert_eq!(over["outcome"]["reason"], "timeout_against_bare_material");
     // The end survives a restart.
     let t = t.restart();
     let (_, back) = t.call("GET", &format!("/api/games/{id}"), None).await;
