@@ -588,10 +588,20 @@ async fn settings(
     .await
 }
 
+/// The page is gone: its searches stop, and a running clock is paused (a person who closed the
+/// page does not come back to a game lost on time).
 async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, ApiError> {
     blocking(move || {
         let shared = find(&state, &id)?;
-        lock(&shared).cancel_job();
+        let mut entry = lock(&shared);
+        entry.cancel_job();
+        let running = entry.clock().is_some_and(|c| c.is_running());
+        if running && entry.outcome().is_none() {
+            state.games.update(&mut entry, |entry| {
+                entry.pause(Instant::now())?;
+                Ok::<_, ApiError>(((), true))
+            })?;
+        }
         Ok(StatusCode::NO_CONTENT)
     })
     .await

@@ -6,12 +6,12 @@ import { Board } from './board.js';
 import { app, isMovable } from './state.js';
 import { applyTexts } from './i18n.js';
 import { api } from './api.js';
-import { tap, attempt, refresh, openGame, newGame } from './game.js';
+import { tap, attempt, refresh, openGame, newGame, action } from './game.js';
 import { setupControls, loadLevelElo, updateToolButtons } from './controls.js';
 import { setupKeyboard } from './keyboard.js';
 import { setupClock } from './clock.js';
 import { humanPlays } from './state.js';
-import { settings } from './settings.js';
+import { settings, session } from './settings.js';
 import { $ } from './dom.js';
 
 app.board = new Board($('board'), {
@@ -26,6 +26,19 @@ window.xiangqiErrors = [];
 window.addEventListener('error', (e) => window.xiangqiErrors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => window.xiangqiErrors.push(String(e.reason)));
 
+/** Starts the clock this tab's last page paused as it went. The pause travels in a beacon that
+ * may arrive after this page's first request, so look a few times before giving up. */
+async function resumeAfterReload() {
+  for (let tries = 0; tries < 6 && app.game?.clock && !app.game.outcome; tries++) {
+    if (app.game.clock.paused) {
+      await action('resume');
+      return;
+    }
+    await new Promise((done) => setTimeout(done, 200));
+    await refresh();
+  }
+}
+
 async function start() {
   const theme = settings.theme()
     || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
@@ -37,12 +50,20 @@ async function start() {
   // Time up on the page: the server decides the flag, ask it.
   setupClock(() => refresh(), (side) => Boolean(app.game) && humanPlays(side));
   loadLevelElo();
-  window.addEventListener('pagehide', () => { if (app.game) api.leave(app.game.id); });
+  window.addEventListener('pagehide', () => {
+    if (!app.game) return;
+    // The server pauses a running clock when the page goes; a reload starts it again.
+    const running = app.game.clock?.running && !app.game.outcome;
+    session.setAutoPaused(running ? app.game.id : null);
+    api.leave(app.game.id);
+  });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   const saved = settings.game();
   try {
     if (saved) {
       await openGame(saved);
+      if (session.autoPaused() === saved) await resumeAfterReload();
+      session.setAutoPaused(null);
       return;
     }
   } catch { /* the game is gone: fall through */ }

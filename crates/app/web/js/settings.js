@@ -22,6 +22,26 @@ function read(name) {
   }
 }
 
+/** The id of the game whose clock this tab paused when the page went away (a reload), kept
+ * for this tab only, so the reloaded page can start the clock again. */
+export const session = {
+  autoPaused: () => {
+    try {
+      return sessionStorage.getItem('xiangqi.autopaused');
+    } catch {
+      return null;
+    }
+  },
+  setAutoPaused: (id) => {
+    try {
+      if (id) sessionStorage.setItem('xiangqi.autopaused', id);
+      else sessionStorage.removeItem('xiangqi.autopaused');
+    } catch {
+      // Without session storage a reload leaves the clock paused; Resume starts it.
+    }
+  },
+};
+
 function write(name, value) {
   try {
     localStorage.setItem(KEYS[name], value);

@@ -189,3 +189,20 @@ async fn the_computer_plays_on_its_clock_under_byoyomi() {
     assert!(moved["outcome"].is_null(), "{}", moved["outcome"]);
     assert_eq!(moved["clock"]["running"], "black");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_the_page_pauses_the_clock() {
+    let t = Test::new();
+    let game = t.new_game(clocked("red", 5.0, 0.0, 0.0)).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (s, _) = t
+        .call("POST", &format!("/api/games/{id}/leave"), None)
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (_, left) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(left["clock"]["paused"], true);
+    // Kept over a restart too.
+    let t = t.restart();
+    let (_, back) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(back["clock"]["paused"], true);
+}
