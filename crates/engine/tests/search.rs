@@ -182,6 +182,38 @@ fn perpetual_check_is_avoided_when_it_loses() {
     );
 }
 
+/// The rule book's plain perpetual chase: the red chariot shuttles between h6 and i6, attacking
+/// the unprotected black cannon, which steps between i0 and h0. The first `plies` moves of the
+/// cycle, as a game from its start.
+fn chase_cycle(plies: usize) -> SearchRequest {
+    let start = Position::from_fen("2ba1k3/4a4/b8/7R1/9/9/1r2p4/9/4A4/2B1KAB1c w - - 0 1").unwrap();
+    let cycle = [
+        "h6i6", "i0h0", "i6h6", "h0i0", "h6i6", "i0h0", "i6h6", "h0i0",
+    ];
+    let mut request = SearchRequest::new(start, depth(6));
+    request.moves = cycle[..plies].iter().map(|t| mv(t)).collect();
+    request
+}
+
+#[test]
+fn a_forbidden_chase_is_not_repeated() {
+    // Red is a cannon and a soldier down and could hold the cycle forever, but chasing an
+    // unprotected cannon on every move loses at the third repetition: after six plies, i6h6
+    // would let Black complete it, so Red must play something else.
+    let r = engine(1, 1).search(chase_cycle(6), |_| {});
+    assert!(r.best_move.is_some());
+    assert_ne!(r.best_move, Some(mv("i6h6")), "walks into a losing chase");
+}
+
+#[test]
+fn the_chased_side_completes_a_repetition_the_chaser_loses() {
+    // If Red chases once more anyway, Black repeats the position a third time: Red's
+    // perpetual chase loses, so that is Black's win, found as one.
+    let r = engine(1, 1).search(chase_cycle(7), |_| {});
+    assert_eq!(r.best_move, Some(mv("h0i0")));
+    assert!(r.score >= MATE_BOUND, "score {} is not a win", r.score);
+}
+
 #[test]
 fn banned_and_restricted_root_moves() {
     let mut request = SearchRequest::new(Position::startpos(), depth(3));

@@ -173,6 +173,15 @@ impl Occupancy {
         }
     }
 
+    /// The occupancy with `sq` emptied.
+    #[inline]
+    pub fn without(self, sq: Square) -> Occupancy {
+        Occupancy {
+            board: Bitboard(self.board.0 & !Bitboard::from_square(sq).0),
+            by_file: self.by_file & !file_major_bit(sq),
+        }
+    }
+
     #[inline]
     fn rank_bits(self, sq: Square) -> usize {
         (self.board.0 >> (sq.rank() as u32 * 9)) as usize & RANK_BITS as usize

@@ -1,14 +1,15 @@
 //! A game: a start position and the moves played, with the end-of-game rules.
 //!
-//! The verdicts follow the "computer rules" in the project's reference: no legal move loses
-//! (checkmate or stalemate); at the third occurrence of a position the moves of the repetition
-//! decide (perpetual check loses, then perpetual chase loses, otherwise a draw); 120 plies
-//! without a capture draw unless the last move mates; neither side having a piece that can
-//! cross the river draws.
+//! No legal move loses (checkmate or stalemate alike); at the third occurrence of a position
+//! the moves since its first occurrence decide, by the Asian rules of [`crate::repetition`]
+//! (perpetual check loses, then perpetual chase, otherwise a draw); 120 plies without a capture
+//! draw unless the last move mates; neither side having a piece that can cross the river draws.
 
+use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};
 use crate::position::{Position, Undo};
+pub use crate::repetition::{judge_repetition, CyclePly};
 use std::fmt;
 
 /// Plies without a capture after which the game is drawn (60 moves each).
@@ -203,8 +204,22 @@ struct Ply {
     key: u64,
     /// The move gave check.
     check: bool,
-    /// The move chased an enemy piece.
-    chase: bool,
+    /// The enemy pieces the move chased, where they stood after it.
+    chased: Bitboard,
+}
+
+impl CyclePly for Ply {
+    fn gave_check(&self) -> bool {
+        self.check
+    }
+
+    fn chased(&self) -> Bitboard {
+        self.chased
+    }
+
+    fn played(&self) -> Option<Move> {
+        Some(self.mv)
+    }
 }
 
 /// Why a move could not be played.
@@ -229,17 +244,6 @@ pub struct Game {
     start: Position,
     position: Position,
     plies: Vec<Ply>,
-}
-
-/// How forcing one side's moves in a repetition were, from the rules' point of view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Forcing {
-    /// Every move checked, or every move checked or chased (alternating counts as checking).
-    Check,
-    /// Every move chased.
-    Chase,
-    /// At least one idle move.
-    None,
 }
 
 impl Game {
@@ -294,14 +298,14 @@ impl Game {
                 fen: self.position.to_fen(),
             });
         }
-        let chase = self.position.chased_by(m).any();
+        let chased = self.position.chased_by(m);
         let undo = self.position.make_move(m);
         self.plies.push(Ply {
             mv: m,
             undo,
             key: self.position.key(),
             check: self.position.in_check(),
-            chase,
+            chased,
         });
         Ok(())
     }
@@ -375,50 +379,10 @@ impl Game {
         }
         // The oldest occurrence among the last `needed`: judge every move since then.
         let first = earlier[needed.max(2) - 2];
-        let cycle: Vec<(bool, bool)> = self.plies[first..]
-            .iter()
-            .map(|p| (p.check, p.chase))
-            .collect();
-        Some(judge_repetition(&cycle, self.position.side_to_move()))
-    }
-}
-
-/// Judges a repetition from its plies in order, each `(gave check, chased)`. `to_move` is the
-/// side to move at the cycle's start (and so at its end), which tells whose move each ply was.
-/// Used by [`Game`] and by engines applying the rules inside their search.
-pub fn judge_repetition(cycle: &[(bool, bool)], to_move: Color) -> Outcome {
-    let forcing = |side: Color| {
-        // Plies 0, 2, 4… of the cycle were played by `to_move`.
-        let offset = if side == to_move { 0 } else { 1 };
-        let moves: Vec<(bool, bool)> = cycle.iter().copied().skip(offset).step_by(2).collect();
-        if moves.is_empty() {
-            Forcing::None
-        } else if moves.iter().all(|&(check, _)| check) {
-            Forcing::Check
-        } else if moves.iter().all(|&(check, chase)| check || chase) {
-            if moves.iter().any(|&(check, _)| check) {
-                Forcing::Check
-            } else {
-                Forcing::Chase
-            }
-        } else {
-            Forcing::None
-        }
-    };
-    let red = forcing(Color::Red);
-    let black = forcing(Color::Black);
-    let loses = |color: Color, reason| Outcome::Win {
-        winner: color.other(),
-        reason,
-    };
-    match (red, black) {
-        (Forcing::Check, Forcing::Check) => Outcome::Draw(DrawReason::Repetition),
-        (Forcing::Check, _) => loses(Color::Red, WinReason::PerpetualCheck),
-        (_, Forcing::Check) => loses(Color::Black, WinReason::PerpetualCheck),
-        (Forcing::Chase, Forcing::Chase) => Outcome::Draw(DrawReason::Repetition),
-        (Forcing::Chase, _) => loses(Color::Red, WinReason::PerpetualChase),
-        (_, Forcing::Chase) => loses(Color::Black, WinReason::PerpetualChase),
-        _ => Outcome::Draw(DrawReason::Repetition),
+        Some(judge_repetition(
+            &self.plies[first..],
+            self.position.side_to_move(),
+        ))
     }
 }
 

@@ -9,7 +9,7 @@
 
 pub mod attacks;
 pub mod bitboard;
-mod chase;
+pub mod chase;
 mod excerpt;
 pub mod fen;
 pub mod game;
@@ -20,6 +20,7 @@ pub mod notation;
 pub mod pgn;
 pub mod piece;
 pub mod position;
+pub mod repetition;
 pub mod square;
 mod square_list;
 #[cfg(test)]
@@ -30,7 +31,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use excerpt::{excerpt, EXCERPT_CHARS};
 pub use fen::{FenError, Validation};
-pub use game::{judge_repetition, DrawReason, Game, Outcome, PlayError, WinReason};
+pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 pub use illegal::IllegalMove;
 pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
 pub use moves::{Move, MoveList, MAX_MOVES};
@@ -38,5 +39,6 @@ pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationErr
 pub use pgn::{read_pgn, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};
+pub use repetition::{judge_repetition, CyclePly};
 pub use square::Square;
 pub use xqf::{record_from_xqf, XqfImportError};

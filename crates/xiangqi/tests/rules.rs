@@ -124,9 +124,11 @@ fn idle_repetition_draws() {
 }
 
 #[test]
-fn alternating_check_and_chase_counts_as_perpetual_check() {
+fn one_check_one_chase_draws() {
     // The red chariot checks on rank 9, then chases the unprotected black cannon on i6, again
-    // and again, while the black general steps between e9 and e8.
+    // and again, while the black general steps between e9 and e8. The checks do not attack the
+    // cannon, so no piece is chased by every move, and not every move checks: the rule book's
+    // "one check one chase" (AXF rule 12, diagram 13), a draw.
     let outcome = play(
         "4k4/9/9/8c/9/9/9/9/9/R2K5 w",
         &[
@@ -134,7 +136,20 @@ fn alternating_check_and_chase_counts_as_perpetual_check() {
         ],
         1,
     );
-    assert_eq!(outcome, win(Color::Black, WinReason::PerpetualCheck));
+    assert_eq!(outcome, Some(Outcome::Draw(DrawReason::Repetition)));
+}
+
+#[test]
+fn a_check_that_also_chases_keeps_the_chase_going() {
+    // The black chariot attacks the unprotected red cannon with both its moves, and the first
+    // of them also uncovers a check by the black cannon on a1: the cannon on d3 or d1 is chased
+    // by every move, so Black chases perpetually (Fairy-Stockfish's test of this position).
+    let outcome = play(
+        "3k5/9/9/9/9/9/9/9/cr1CAK3/9 w",
+        &["d1d3", "b1b3", "d3d1", "b3b1"],
+        2,
+    );
+    assert_eq!(outcome, win(Color::Red, WinReason::PerpetualChase));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::Worker;
 use crate::score::{mate_in, mated_in, DRAW};
 use xiangqi::game::NO_CAPTURE_LIMIT;
-use xiangqi::{judge_repetition, Outcome};
+use xiangqi::{judge_repetition, Bitboard, CyclePly, Move, Outcome};
 
 impl Worker<'_> {
     /// The rules' verdict on the current node, `ply` plies below the root, as a score for the
@@ -48,22 +48,51 @@ impl Worker<'_> {
     fn judge(&self, back: usize, ply: usize) -> i32 {
         let n = self.line.len();
         let cycle = &self.line[n - back..];
-        // Rewind a copy to the start of the cycle, then replay it to see which moves chased.
+        // Rewind a copy to the start of the cycle, then replay it to see what each move chased.
         let mut pos = self.pos.clone();
         for record in cycle.iter().rev() {
             pos.unmake_move(record.mv, record.undo);
         }
-        let mut flags = Vec::with_capacity(cycle.len());
-        for record in cycle {
-            let chase = pos.chased_by(record.mv).any();
-            flags.push((record.check, chase));
+        // A cycle never reaches past the last capture, so it is at most the no-capture limit
+        // long: a fixed array, no allocation.
+        let mut plies = [CycleMove::default(); NO_CAPTURE_LIMIT as usize];
+        for (slot, record) in plies.iter_mut().zip(cycle) {
+            *slot = CycleMove {
+                mv: record.mv,
+                check: record.check,
+                chased: pos.chased_by(record.mv),
+            };
             pos.make_move(record.mv);
         }
         let to_move = self.pos.side_to_move();
-        match judge_repetition(&flags, to_move) {
+        debug_assert!(cycle.len() <= plies.len());
+        let judged = &plies[..cycle.len().min(plies.len())];
+        match judge_repetition(judged, to_move) {
             Outcome::Draw(_) => DRAW,
             Outcome::Win { winner, .. } if winner == to_move => mate_in(ply),
             Outcome::Win { .. } => mated_in(ply),
         }
+    }
+}
+
+/// One move of a repeated cycle, as the rules judge it.
+#[derive(Clone, Copy, Default)]
+struct CycleMove {
+    mv: Move,
+    check: bool,
+    chased: Bitboard,
+}
+
+impl CyclePly for CycleMove {
+    fn gave_check(&self) -> bool {
+        self.check
+    }
+
+    fn chased(&self) -> Bitboard {
+        self.chased
+    }
+
+    fn played(&self) -> Option<Move> {
+        Some(self.mv)
     }
 }
