@@ -65,10 +65,11 @@ fn plan(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
         return (optimum, maximum);
     }
     // The period is there for every move from now on; a move may run into it once the main
-    // time is gone, and must end before it does: less the overhead and a margin of a tenth
-    // (at least 20 ms), as a busy machine can hold a search up for a good part of a second
-    // (a margin of 5 % lost one game in ten at 1 s a move while the machine was compiling).
-    let margin = (clock.byoyomi / 10).max(Duration::from_millis(20));
+    // time is gone, and must end before it does: less the overhead and a margin of a tenth of
+    // the period, and at least 200 ms where that is no more than a fifth of it. A busy machine
+    // can hold a search up for a good part of a second: at 1 s a move while the machine was
+    // compiling, a margin of 5 % lost one game in ten, a margin of 10 % one game in fifty.
+    let margin = (clock.byoyomi / 10).max((clock.byoyomi / 5).min(Duration::from_millis(200)));
     let period = clock.byoyomi.saturating_sub(overhead + margin);
     if usable.is_zero() {
         // In byo-yomi proper: time not used now is lost, so use the period whole.
