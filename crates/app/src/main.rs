@@ -1,5 +1,6 @@
 //! The `xiangqi` command: the web GUI (the default in a terminal), rules tools (perft, status,
-//! PGN, notation conversion), analysis, the opening book, and the UCCI/UCI engine protocols.
+//! PGN, notation conversion), analysis, the search laboratory, the opening book, and the
+//! UCCI/UCI engine protocols.
 
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -31,6 +32,10 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
     Bench(cli::bench::BenchArgs),
+    /// The search laboratory: minimax to NegaScout on one position, their work side by side.
+    Lab(cli::lab::LabArgs),
+    /// Every term of the engine's evaluation and of the simple one, for Red and for Black.
+    Eval(cli::eval::EvalArgs),
     /// Build the opening book from its source lines, or look inside a book file.
     Book(cli::book::BookArgs),
     /// Self-play games by the engine, written as positions with results for `tune`.
@@ -57,6 +62,8 @@ fn main() -> ExitCode {
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
+        Some(Command::Lab(a)) => cli::lab::run(&a),
+        Some(Command::Eval(a)) => cli::eval::run(&a),
         Some(Command::Book(a)) => cli::book::run(&a),
         Some(Command::Match(a)) => cli::matches::run(&a),
         Some(Command::Datagen(a)) => cli::datagen::run(&a),

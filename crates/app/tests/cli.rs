@@ -446,3 +446,273 @@ fn datagen_then_tune() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first table of `xiangqi lab`, checked for its header and split into columns.
+fn lab_rows(o: &Output) -> Vec<Vec<String>> {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("algorithm nodes leaves cutoffs time_ms value bestmove")
+    );
+    let rows: Vec<Vec<String>> = lines
+        .take_while(|line| !line.is_empty())
+        .map(|line| line.split(' ').map(str::to_string).collect())
+        .collect();
+    for row in &rows {
+        assert_eq!(row.len(), 7, "{row:?}");
+        // nodes and time_ms are numbers on every row; leaves and cutoffs too, but the engine's.
+        let number = |i: usize| row[i].parse::<u64>().is_ok();
+        assert!(number(1) && number(4), "{row:?}");
+        let engine = row[0] == "engine";
+        assert!(engine || (number(2) && number(3)), "{row:?}");
+        assert!(!engine || row[2..4] == ["-", "-"], "{row:?}");
+        // The value is a number (centi-soldiers or a mate score) or `unfinished`.
+        let unfinished = row[5] == "unfinished";
+        assert!(unfinished || row[5].parse::<i32>().is_ok(), "{row:?}");
+        assert!(!unfinished || row[6] == "-", "{row:?}");
+    }
+    rows
+}
+
+const LAB_NAMES: [&str; 9] = [
+    "minimax",
+    "negamax",
+    "alphabeta",
+    "alphabeta-mvvlva",
+    "alphabeta-history",
+    "alphabeta-tt",
+    "pvs-tt-history",
+    "pvs-id-aspiration",
+    "engine",
+];
+
+#[test]
+fn lab_prints_a_row_per_algorithm_and_the_minimal_tree() {
+    let o = xiangqi(&["lab", "--depth", "2"]);
+    let rows = lab_rows(&o);
+    let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, LAB_NAMES);
+    // Minimax sees every leaf: perft 2 from the start is 1920; the root and its 44 children
+    // are the other nodes.
+    assert_eq!(rows[0][1..4], ["1965", "1920", "0"]);
+    // Every algorithm of the laboratory agrees on the value and the move.
+    for row in &rows[1..8] {
+        assert_eq!(row[5..], rows[0][5..], "{row:?}");
+        assert!(row[2].parse::<u64>().unwrap() <= 1920, "{row:?}");
+    }
+    assert_ne!(rows[8][5], "unfinished");
+    let text = stdout(&o);
+    assert!(text
+        .contains("minimal tree for 44 moves at every node, depth 2: 44^1 + 44^1 - 1 = 87 leaves"));
+    // The second table: a row per algorithm, the leaves beside the minimal tree.
+    let details: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("algorithm leaves minimal_tree"))
+        .skip(1)
+        .collect();
+    assert_eq!(details.len(), 9, "{text}");
+    assert!(details[0].starts_with("minimax 1920 87 22.07 "), "{text}");
+}
+
+#[test]
+fn lab_reports_what_did_not_finish() {
+    // No time at all: each stops at its first check, deterministically.
+    let o = xiangqi(&["lab", "--depth", "6", "--limit-seconds", "0"]);
+    let rows = lab_rows(&o);
+    assert_eq!(rows.len(), 9);
+    for row in &rows {
+        assert_eq!(row[5..], ["unfinished", "-"], "{row:?}");
+    }
+    // A little time: minimax cannot finish depth 5 in 0.3 s (it takes minutes), and is not
+    // left running past its limit; it reports the nodes it had visited.
+    let started = std::time::Instant::now();
+    let o = xiangqi(&[
+        "lab",
+        "--depth",
+        "5",
+        "--limit-seconds",
+        "0.3",
+        "--algo",
+        "minimax,engine",
+    ]);
+    let rows = lab_rows(&o);
+    assert_eq!(rows[0][5], "unfinished", "{rows:?}");
+    assert!(rows[0][1].parse::<u64>().unwrap() > 0, "{rows:?}");
+    assert!(started.elapsed().as_secs() < 20);
+    assert!(stdout(&o).contains("minimax unfinished after "));
+}
+
+#[test]
+fn lab_reads_positions_and_moves() {
+    // --moves plays moves from --fen (or the start): the same search as from the FEN after them.
+    let fen = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
+    let search = |extra: &[&str]| {
+        let mut args = vec!["lab", "--depth", "2", "--algo", "alphabeta,pvs-tt-history"];
+        args.extend_from_slice(extra);
+        let rows = lab_rows(&xiangqi(&args));
+        // Everything but the time.
+        rows.into_iter()
+            .map(|r| [&r[..4], &r[5..]].concat())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        search(&["--moves", "h2e2", "h9g7"]),
+        search(&["--fen", fen])
+    );
+    assert_eq!(
+        search(&["--moves", "炮二平五", "马８进７"]),
+        search(&["--fen", fen])
+    );
+    // A mate in one: the value is a mate score, the move the mate, for the engine too.
+    let o = xiangqi(&[
+        "lab",
+        "--fen",
+        "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+        "--depth",
+        "1",
+        "--algo",
+        "alphabeta,pvs,engine",
+        "--eval",
+        "engine",
+    ]);
+    for row in lab_rows(&o) {
+        assert_eq!(row[5..], ["30999", "b0b9"], "{row:?}");
+    }
+    // No legal move: lost, no best move.
+    let o = xiangqi(&[
+        "lab",
+        "--fen",
+        "4k4/R8/9/9/9/9/9/9/9/3K1R3 b",
+        "--depth",
+        "2",
+    ]);
+    for row in lab_rows(&o) {
+        assert_eq!(row[5..], ["-31000", "none"], "{row:?}");
+    }
+}
+
+#[test]
+fn lab_and_eval_refuse_bad_input_with_one_line() {
+    for (bad, code) in [
+        (&["lab", "--depth", "0"][..], 1),
+        (&["lab", "--depth", "31"], 1),
+        (&["lab", "--depth", "-1"], 2),
+        (&["lab"], 2),
+        (&["lab", "--depth", "2", "--algo", "alpha-beta"], 1),
+        (&["lab", "--depth", "2", "--algo", ""], 1),
+        (&["lab", "--depth", "2", "--eval", "fancy"], 1),
+        (&["lab", "--depth", "2", "--limit-seconds=-1"], 1),
+        (&["lab", "--depth", "2", "--limit-seconds", "1e9"], 1),
+        (&["lab", "--depth", "2", "--limit-seconds", "NaN"], 1),
+        (&["lab", "--depth", "2", "--fen", "rnbakabnr/9/9 w"], 1),
+        (&["lab", "--depth", "2", "--moves", "h2h9x"], 1),
+        (&["lab", "--depth", "2", "--moves", "h2e2", "h2e2"], 1),
+        (&["eval", "--fen", "not a fen"], 1),
+        (&["eval", "--moves", "a0a5"], 1),
+    ] {
+        let o = xiangqi(bad);
+        assert_eq!(o.status.code(), Some(code), "{bad:?}");
+        // Refused before the first line of output.
+        assert!(o.stdout.is_empty(), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        if code == 1 {
+            // Our own refusals: one line naming the problem, no panic.
+            assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+            assert!(err.starts_with("error: "), "{bad:?}: {err}");
+            assert!(!err.contains("panicked"), "{bad:?}: {err}");
+        }
+    }
+    let o = xiangqi(&["lab", "--depth", "2", "--algo", "alpha-beta"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("unknown algorithm \"alpha-beta\" (one of: minimax,"),
+        "{err}"
+    );
+    let o = xiangqi(&["lab", "--depth", "2", "--moves", "h2e2", "h2e2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("error: move 2 (h2e2)"), "{err}");
+}
+
+/// The numbers of a line of `xiangqi eval`'s tables (the term's name dropped).
+fn numbers(line: &str) -> Vec<f64> {
+    line.split_whitespace()
+        .skip(1)
+        .map(|word| word.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn eval_terms_are_given_per_side_and_add_up_to_the_evaluation() {
+    use xiangqi_engine::lab::simple;
+    use xiangqi_engine::tuning::DEFAULT_EVALUATOR;
+    let middlegame = "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w";
+    let cases: [(&[&str], Option<&str>); 3] = [
+        (&[], None),
+        (&["h2e2", "h9g7", "h0g2", "h7h3"], None),
+        (&[], Some(middlegame)),
+    ];
+    for (moves, fen) in cases {
+        let mut args = vec!["eval"];
+        if let Some(fen) = fen {
+            args.extend(["--fen", fen]);
+        }
+        if !moves.is_empty() {
+            args.push("--moves");
+            args.extend_from_slice(moves);
+        }
+        let o = xiangqi(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = stdout(&o);
+        // The position it evaluated, to evaluate it here too.
+        let printed = text
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("position ")
+            .unwrap();
+        let printed_fen = printed.split(" (").next().unwrap();
+        let pos = xiangqi::Position::from_fen(printed_fen).unwrap();
+        let engine_terms: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("term "))
+            .skip(1)
+            .take_while(|l| !l.starts_with("sum "))
+            .collect();
+        assert!(engine_terms.len() >= 15, "{text}");
+        for line in &engine_terms {
+            // red_mg red_eg red black_mg black_eg black red-black
+            let n = numbers(line);
+            assert_eq!(n.len(), 7, "{line}");
+            assert!((n[2] - n[5] - n[6]).abs() < 0.11, "{line}");
+        }
+        let total = |prefix: &str| -> i32 {
+            let line = text.lines().find(|l| l.starts_with(prefix)).unwrap();
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        // The total is exactly the engine's evaluation of the position.
+        let side = total("engine total for the side to move");
+        assert_eq!(side, DEFAULT_EVALUATOR.evaluate(&pos), "{text}");
+        let red = total("engine total for red:");
+        let red_to_move = pos.side_to_move() == xiangqi::Color::Red;
+        assert_eq!(side, if red_to_move { red } else { -red }, "{text}");
+        // The simple evaluation: each term's difference, the sums, the total.
+        let simple_rows: Vec<Vec<f64>> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("simple evaluation"))
+            .skip(2)
+            .take(6)
+            .map(numbers)
+            .collect();
+        for row in &simple_rows {
+            assert_eq!(row[0] - row[1], row[2], "{text}");
+        }
+        let sums: Vec<f64> = (0..3)
+            .map(|c| simple_rows[..5].iter().map(|r| r[c]).sum())
+            .collect();
+        assert_eq!(sums, simple_rows[5], "{text}");
+        let simple_side = total("simple total for the side to move");
+        assert_eq!(simple_side, simple::evaluate(&pos), "{text}");
+    }
+}

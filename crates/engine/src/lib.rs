@@ -6,8 +6,10 @@
 //! played from it, and [`Limits`]), and it searches on its own threads, reports progress as
 //! [`SearchInfo`] and hands back a [`SearchResult`]. The protocol front end and the web GUI both
 //! drive it this way. Around it: the opening [`book`], the difficulty levels ([`strength`]),
-//! score conventions ([`score`]), the deterministic benchmark ([`bench`](mod@bench)), and the evaluation
-//! laid open for the tuner ([`tuning`]). Everything else is the engine's own business.
+//! score conventions ([`score`]), the deterministic benchmark ([`bench`](mod@bench)), the evaluation
+//! laid open for the tuner ([`tuning`]), and the search laboratory ([`lab`]): the textbook
+//! algorithms from minimax to NegaScout, written small, to compare with each other and with
+//! the engine. Everything else is the engine's own business.
 //!
 //! ```
 //! use xiangqi::Position;
@@ -33,6 +35,7 @@ pub mod book;
 mod engine;
 mod eval;
 mod history;
+pub mod lab;
 mod movepick;
 mod prefetch;
 pub mod random;

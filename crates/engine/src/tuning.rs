@@ -3,7 +3,8 @@
 //!
 //! [`Evaluator::terms`] counts each feature of a position for both sides; the score is the
 //! dot product of those counts with the [`Weights`] (tapered between middlegame and endgame by
-//! the phase), which is what makes Texel tuning a linear fit.
+//! the phase), which is what makes Texel tuning a linear fit. [`Evaluator::breakdown`] shows
+//! the same sums term by term for Red and Black apart (`xiangqi eval`).
 //!
 //! ```
 //! use xiangqi::Position;
@@ -16,4 +17,4 @@
 //! ```
 
 pub use crate::eval::params::{pair, Pair, PstDelta, Weights, DEFAULT as DEFAULT_WEIGHTS};
-pub use crate::eval::{Evaluator, Material, Terms, DEFAULT_EVALUATOR};
+pub use crate::eval::{Breakdown, Evaluator, Material, SideTerm, Terms, DEFAULT_EVALUATOR};

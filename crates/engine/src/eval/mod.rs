@@ -5,11 +5,13 @@
 //! Every weight is in [`params::Weights`]; [`Evaluator::new`] takes a set, so a tuner can try
 //! others.
 
+mod breakdown;
 pub mod literal;
 pub mod params;
 mod pst;
 pub mod visit;
 
+pub use breakdown::{Breakdown, SideTerm};
 use params::{Pair, Weights};
 use pst::PieceSquare;
 use std::sync::LazyLock;

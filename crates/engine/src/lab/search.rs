@@ -1,0 +1,132 @@
+//! What every laboratory search shares: the position it walks, its counters, the principal
+//! variation, the stop checks, and the two helpers some use (the history table and the
+//! transposition table).
+
+use super::ordering::History;
+use super::report::{Outcome, Report, Stats};
+use super::table::Table;
+use super::{Algorithm, Evaluation, Settings};
+use crate::score::mated_in;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use xiangqi::{Move, Position};
+
+/// The clock and the stop flag are looked at once every this many nodes: often enough to stop
+/// within a millisecond or so, seldom enough to cost nothing.
+const CHECK_EVERY: u64 = 1024;
+
+/// A search in progress.
+pub(super) struct Search {
+    /// The position being searched: moves are made and unmade on it as the search walks the
+    /// tree, so that it is the root again at the end.
+    pub pos: Position,
+    /// Everything counted so far.
+    pub stats: Stats,
+    /// `pv[ply]`: the best line found from the node at `ply` (triangular PV table).
+    pv: Vec<Vec<Move>>,
+    /// The history heuristic's scores (used only by the algorithms that order by history).
+    pub history: History,
+    /// The transposition table (only for the algorithms that use one).
+    pub table: Option<Table>,
+    evaluation: Evaluation,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    stopped: bool,
+}
+
+impl Search {
+    /// A search of `pos` under `settings`, with an empty table of `settings.table_bits` if
+    /// `with_table`.
+    pub fn new(pos: &Position, settings: &Settings, with_table: bool) -> Search {
+        Search {
+            pos: pos.clone(),
+            stats: Stats::default(),
+            pv: vec![Vec::new(); settings.depth as usize + 2],
+            history: History::new(),
+            table: with_table.then(|| Table::new(settings.table_bits)),
+            evaluation: settings.evaluation,
+            deadline: settings.deadline,
+            stop: settings.stop.clone(),
+            stopped: false,
+        }
+    }
+
+    /// Counts a node at `ply`, clears its line, and every [`CHECK_EVERY`] nodes (the first
+    /// included) looks at the clock and the stop flag.
+    pub fn enter(&mut self, ply: usize) {
+        self.stats.nodes += 1;
+        self.pv[ply].clear();
+        if self.stats.nodes % CHECK_EVERY == 1 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let told = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            self.stopped |= late || told;
+        }
+    }
+
+    /// Whether the search must stop. Once true it stays true: every function returns at once
+    /// (unmaking its move on the way), and the values it returns are never used.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The value of a horizon position for its side to move: the evaluation, or a loss if it
+    /// has no legal move (checked here too, so that a depth-1 search sees a mate in one).
+    pub fn leaf(&mut self, ply: usize) -> i32 {
+        self.stats.leaves += 1;
+        if self.pos.count_legal_moves() == 0 {
+            return self.no_move(ply);
+        }
+        self.evaluation.evaluate(&self.pos)
+    }
+
+    /// The value of a position whose side to move has no legal move: lost (checkmate and
+    /// stalemate alike), sooner being worse.
+    pub fn no_move(&mut self, ply: usize) -> i32 {
+        self.stats.terminals += 1;
+        mated_in(ply)
+    }
+
+    /// Notes a cutoff by the move tried `index`-th (0: the first).
+    pub fn cutoff(&mut self, index: usize) {
+        self.stats.cutoffs += 1;
+        if index == 0 {
+            self.stats.first_move_cutoffs += 1;
+        }
+    }
+
+    /// `m` is the best move so far at `ply`: its line is `m` then the child's line.
+    pub fn new_best(&mut self, ply: usize, m: Move) {
+        let (here, below) = self.pv.split_at_mut(ply + 1);
+        let line = &mut here[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&below[0]);
+    }
+
+    /// The report of this search, which returned `value` at the root after `time`.
+    pub fn finish(
+        self,
+        algorithm: Algorithm,
+        settings: &Settings,
+        value: i32,
+        time: Duration,
+    ) -> Report {
+        let outcome = (!self.stopped).then(|| Outcome {
+            value,
+            best_move: self.pv[0].first().copied(),
+            pv: self.pv[0].clone(),
+        });
+        Report {
+            algorithm,
+            depth: settings.depth,
+            evaluation: settings.evaluation,
+            stats: self.stats,
+            time,
+            outcome,
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The laboratory's transposition table: one entry per slot, the slot chosen by the low bits
+//! of the position's Zobrist key, always overwritten (the thesis's "always replace"), the whole
+//! key kept to tell positions sharing a slot apart.
+
+use super::search::Search;
+use crate::score::{from_tt, to_tt};
+use xiangqi::Move;
+
+/// What kind of value an entry holds. A fail-soft search returns the exact value when it lies
+/// strictly inside the window `(α, β)`, and otherwise a bound on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    /// The value itself.
+    Exact,
+    /// A cutoff ended the search: the value is at least this.
+    Lower,
+    /// No move reached `α`: the value is at most this.
+    Upper,
+}
+
+/// What the table remembers of one position.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    /// Plies searched below the position (at most [`super::MAX_DEPTH`], so a byte holds it).
+    depth: u8,
+    /// Mates counted from this position, not from the root (see [`crate::score::to_tt`]), so
+    /// that the entry is right wherever in the tree the position comes again.
+    value: i32,
+    bound: Bound,
+    /// The best move found, or [`Move::NONE`] after a fail-low, where none stood out.
+    best: Move,
+}
+
+// An entry and its emptiness fit in 16 bytes (the bound's spare values mark an empty slot).
+const _: () = assert!(std::mem::size_of::<Option<Entry>>() == 16);
+
+/// A fixed-size table of `2^bits` entries of 16 bytes.
+pub(super) struct Table {
+    slots: Vec<Option<Entry>>,
+    mask: u64,
+}
+
+impl Table {
+    /// An empty table of `2^bits` entries.
+    pub fn new(bits: u32) -> Table {
+        let size = 1usize << bits;
+        Table {
+            slots: vec![None; size],
+            mask: size as u64 - 1,
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key & self.mask) as usize
+    }
+}
+
+impl Search {
+    /// Looks the current position up. Returns the entry's value when it settles this node
+    /// with `depth` plies to go and the window `(alpha, beta)`, and the entry's best move (to
+    /// try first) in any case.
+    ///
+    /// Only an entry searched to exactly `depth` may answer: one searched deeper knows more,
+    /// and using it (as engines do) would give a better value but not the minimax value at
+    /// this depth, which the laboratory is there to show. Nor may an entry answer for the root
+    /// (`ply` 0), which is always searched so that it has a best move and a line to report.
+    pub fn probe(&mut self, depth: u32, ply: usize, alpha: i32, beta: i32) -> (Option<i32>, Move) {
+        let key = self.pos.key();
+        let Some(table) = &self.table else {
+            return (None, Move::NONE);
+        };
+        self.stats.table_probes += 1;
+        let Some(entry) = table.slots[table.slot(key)].filter(|e| e.key == key) else {
+            return (None, Move::NONE);
+        };
+        self.stats.table_hits += 1;
+        if u32::from(entry.depth) != depth {
+            return (None, entry.best);
+        }
+        let value = from_tt(entry.value, ply);
+        let settles = ply > 0
+            && match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+        if settles {
+            self.stats.table_answers += 1;
+        }
+        (settles.then_some(value), entry.best)
+    }
+
+    /// Remembers the current position: searched to `depth` with the window
+    /// (`alpha_before`, `beta`), it returned `best` with the move `best_move`.
+    pub fn store(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        (alpha_before, beta): (i32, i32),
+        best: i32,
+        best_move: Move,
+    ) {
+        let key = self.pos.key();
+        let Some(table) = &mut self.table else {
+            return;
+        };
+        let bound = if best <= alpha_before {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let slot = table.slot(key);
+        table.slots[slot] = Some(Entry {
+            key,
+            depth: depth as u8,
+            value: to_tt(best, ply),
+            bound,
+            best: if bound == Bound::Upper {
+                Move::NONE
+            } else {
+                best_move
+            },
+        });
+    }
+}
