@@ -50,6 +50,10 @@ pub struct Limits {
     pub infinite: bool,
     /// Stop once a mate in this many moves is found.
     pub mate: Option<u32>,
+    /// When the move's time began: the moment the command to search arrived, so that the time
+    /// taken to hand it to the search (busy machines make it long) is counted. `None`: when the
+    /// search starts.
+    pub started: Option<Instant>,
 }
 
 /// The optimum and maximum thinking time on `clock`.
@@ -89,10 +93,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Plans a search that starts now. `overhead` is the time lost per move between engine
-    /// and GUI (communication, process scheduling).
+    /// Plans a search whose time began at `limits.started` (or now). `overhead` is the time
+    /// lost per move between engine and GUI (communication, process scheduling).
     pub fn new(limits: &Limits, overhead: Duration) -> TimeManager {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         if limits.infinite {
             return TimeManager {
                 start,
@@ -243,5 +247,26 @@ mod tests {
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
         // No iteration is skipped to save time: all of it is for this move.
         assert!(tm.can_start_iteration(0.1));
+    }
+
+    #[test]
+    fn time_runs_from_when_the_command_arrived() {
+        // A command that waited a second before its search started has no time left of a
+        // half-second move.
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(500)),
+            started: Instant::now().checked_sub(Duration::from_secs(1)),
+            ..Limits::default()
+        };
+        assert!(limits.started.is_some());
+        let tm = TimeManager::new(&limits, Duration::from_millis(30));
+        assert!(tm.out_of_time());
+        // Without it, the move's time starts with the search.
+        let fresh = Limits {
+            movetime: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let fresh = TimeManager::new(&fresh, Duration::ZERO);
+        assert!(!fresh.out_of_time());
     }
 }

@@ -12,7 +12,7 @@ use crate::cli::perft::depth_refusal;
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::strength::{self, Strength};
@@ -418,6 +418,8 @@ impl Session {
     }
 
     fn go(&mut self, params: GoParams) {
+        // The move's time runs from now, not from when the search thread gets going.
+        let received = Instant::now();
         if self.go_refused() {
             return;
         }
@@ -452,6 +454,7 @@ impl Session {
             clock,
             infinite: params.infinite,
             mate: params.mate,
+            started: Some(received),
         };
         let request = SearchRequest {
             start: self.start.clone(),
