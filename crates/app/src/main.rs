@@ -38,7 +38,8 @@ enum Command {
     Eval(cli::eval::EvalArgs),
     /// Build the opening book from its source lines, or look inside a book file.
     Book(cli::book::BookArgs),
-    /// Self-play games by the engine, written as positions with results for `tune`.
+    /// Self-play games by the engine: positions with scores and results, as text for `tune`
+    /// or as binary sample chunks for training a network (`--stats` sums a data set up).
     Datagen(cli::datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel tuning) on `datagen` data.
     Tune(cli::tune::TuneArgs),

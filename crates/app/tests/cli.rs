@@ -398,6 +398,83 @@ fn book_build_is_reproducible_and_probe_and_stats_read_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `datagen --dir` killed while it runs and started again (on one thread instead of two)
+/// writes the same bytes as a run that was never stopped; `--stats` reads them; the text
+/// output and these flags do not mix.
+#[test]
+fn datagen_chunks_survive_a_kill() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-datagen-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (whole, killed) = (dir.join("whole"), dir.join("killed"));
+    let args = |out: &PathBuf, threads: &str| -> Vec<String> {
+        let fixed = "datagen --chunks 5 --chunk-games 2 --nodes 1000 --max-plies 80 --seed 9";
+        let mut args: Vec<String> = fixed.split(' ').map(String::from).collect();
+        args.extend(["--concurrency".into(), threads.into(), "--dir".into()]);
+        args.push(out.to_str().unwrap().to_owned());
+        args
+    };
+    let run = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        xiangqi(&args)
+    };
+    let o = run(&args(&whole, "2"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("0 of 5 chunks present, making 5"), "{err}");
+    assert!(err.contains("done: "), "{err}");
+
+    // Killed (SIGKILL on unix) once its first chunk is on disk.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args(&killed, "2"))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let first = killed.join("chunk-000000.samples");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !first.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    let o = run(&args(&killed, "1"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |d: &PathBuf| {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, std::fs::read(e.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let expected = read(&whole);
+    assert_eq!(expected.len(), 6);
+    assert!(
+        read(&killed) == expected,
+        "the resumed run wrote other bytes"
+    );
+
+    let o = xiangqi(&["datagen", "--stats", whole.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = stdout(&o);
+    assert!(report.starts_with("5 files, 10 games, "), "{report}");
+    assert!(
+        report.contains("positions the rules library refuses: 0"),
+        "{report}"
+    );
+    let o = xiangqi(&["datagen", "--stats", dir.join("nothing").to_str().unwrap()]);
+    assert!(!o.status.success());
+
+    let o = xiangqi(&["datagen", "--games", "2", "--dir", whole.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let o = xiangqi(&["datagen", "--dir", whole.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--dir needs --chunks"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn last_line_of(text: &str) -> &str {
     text.lines().last().unwrap_or("")
 }

@@ -8,7 +8,8 @@
 mod api;
 mod assets;
 mod clock;
-mod disk;
+// Durable writes; `datagen --dir` writes its chunks with them too.
+pub(crate) mod disk;
 mod error;
 mod game;
 mod game_file;

@@ -4,9 +4,10 @@
 use super::adjudicate::{Adjudicator, Verdict};
 use super::opening::random_opening;
 use super::searcher::Searcher;
+use crate::samples::{Sample, Wdl};
 use anyhow::{Context, Result};
 use std::fmt::{self, Write as _};
-use xiangqi::{Color, Game, Outcome};
+use xiangqi::{Color, Game, Outcome, Position};
 use xiangqi_engine::random::Rng;
 use xiangqi_engine::score::MATE_BOUND;
 
@@ -46,6 +47,15 @@ impl GameResult {
         }
     }
 
+    /// Who won, if anyone.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::RedWin => Some(Color::Red),
+            GameResult::Draw => None,
+            GameResult::BlackWin => Some(Color::Black),
+        }
+    }
+
     /// Red's score as written in the data: `1.0`, `0.5` or `0.0`.
     pub fn as_text(self) -> &'static str {
         match self {
@@ -78,20 +88,34 @@ impl fmt::Display for Ending {
     }
 }
 
-/// A recorded position: its FEN and the search's score for it from Red's point of view.
+/// A recorded position with the search's score for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample {
-    /// The position.
+pub struct Recorded {
+    /// The position, as FEN (with its move counters).
     pub fen: String,
-    /// The search score, Red's view, centi-soldiers.
-    pub red_score: i32,
+    /// Whose move it is.
+    pub side_to_move: Color,
+    /// The search score for the side to move, centi-soldiers (never a mate).
+    pub score: i32,
+    /// Plies played from the start position to this one.
+    pub ply: usize,
+}
+
+impl Recorded {
+    /// The score from Red's point of view.
+    pub fn red_score(&self) -> i32 {
+        match self.side_to_move {
+            Color::Red => self.score,
+            Color::Black => -self.score,
+        }
+    }
 }
 
 /// A finished game with its recorded positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedGame {
     /// Quiet positions, in game order.
-    pub samples: Vec<Sample>,
+    pub recorded: Vec<Recorded>,
     /// The result.
     pub result: GameResult,
     /// Why the game ended.
@@ -103,13 +127,33 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
-    /// The data lines of this game, `FEN;result;score` each.
+    /// The data lines of this game, `FEN;result;score` each (Red's view).
     pub fn lines(&self) -> String {
         let mut text = String::new();
-        for s in &self.samples {
-            let _ = writeln!(text, "{};{};{}", s.fen, self.result.as_text(), s.red_score);
+        for r in &self.recorded {
+            let _ = writeln!(
+                text,
+                "{};{};{}",
+                r.fen,
+                self.result.as_text(),
+                r.red_score()
+            );
         }
         text
+    }
+
+    /// The training samples of this game (the side to move's view).
+    pub fn samples(&self) -> Result<Vec<Sample>> {
+        let winner = self.result.winner();
+        self.recorded
+            .iter()
+            .map(|r| {
+                let pos = Position::from_fen(&r.fen)
+                    .with_context(|| format!("a recorded position {:?}", r.fen))?;
+                let result = Wdl::for_side(winner, r.side_to_move);
+                Ok(Sample::new(&pos, r.score, result, r.ply))
+            })
+            .collect()
     }
 }
 
@@ -121,7 +165,7 @@ pub fn play(searcher: &mut Searcher, config: &Config, seed: u64) -> Result<Playe
     // The opening's check searches filled the table: start the game proper from empty.
     searcher.new_game();
     let mut adjudicator = Adjudicator::default();
-    let mut samples = Vec::new();
+    let mut recorded = Vec::new();
     let ending = loop {
         if let Some(outcome) = game.outcome() {
             break Ending::Rules(outcome);
@@ -140,9 +184,11 @@ pub fn play(searcher: &mut Searcher, config: &Config, seed: u64) -> Result<Playe
             Color::Black => -found.score,
         };
         if is_quiet_sample(&game, config, best, found.score) {
-            samples.push(Sample {
+            recorded.push(Recorded {
                 fen: pos.to_fen(),
-                red_score,
+                side_to_move: pos.side_to_move(),
+                score: found.score,
+                ply: game.len(),
             });
         }
         if let Some(verdict) = adjudicator.after_search(red_score, game.len()) {
@@ -158,7 +204,7 @@ pub fn play(searcher: &mut Searcher, config: &Config, seed: u64) -> Result<Playe
         Ending::Adjudicated(Verdict::Draw) | Ending::PlyCap => None,
     };
     Ok(PlayedGame {
-        samples,
+        recorded,
         result: GameResult::of(winner),
         ending,
         plies: game.len(),
@@ -166,8 +212,19 @@ pub fn play(searcher: &mut Searcher, config: &Config, seed: u64) -> Result<Playe
     })
 }
 
-/// Whether the current position suits a static evaluation: past the opening, not in check,
-/// the best move not a capture (the position is quiet), and the score not a mate.
+/// Whether the current position is recorded: the positions an evaluation is asked about in a
+/// search are the quiet ones at the end of its quiescence search, so those are the ones to
+/// learn from. Exactly:
+///
+/// - the game is at least `skip_plies` plies long: the random opening and the moves just after
+///   it are not the engine's play;
+/// - the side to move is not in check: a position in check is never evaluated statically (the
+///   search extends checks, the quiescence search answers them);
+/// - the search's best move is not a capture: when it is, the score belongs to the exchange
+///   under way, which a static evaluation cannot see, and the position after it is the one
+///   worth learning;
+/// - the score is not a mate: a mate is found by search, and says nothing about the material
+///   and placement an evaluation weighs.
 fn is_quiet_sample(game: &Game, config: &Config, best: xiangqi::Move, score: i32) -> bool {
     let pos = game.position();
     game.len() >= config.skip_plies
@@ -197,23 +254,51 @@ mod tests {
         let b = play(&mut Searcher::new(tiny().nodes, 1), &tiny(), 5).unwrap();
         assert_eq!(a, b);
         assert!(a.plies <= 60);
-        assert!(!a.samples.is_empty());
+        assert!(!a.recorded.is_empty());
         let c = play(&mut searcher, &tiny(), 6).unwrap();
-        assert_ne!(a.samples, c.samples);
+        assert_ne!(a.recorded, c.recorded);
+        // Every recorded position is quiet as `is_quiet_sample` says.
+        for r in &a.recorded {
+            let pos = Position::from_fen(&r.fen).unwrap();
+            assert!(!pos.in_check(), "{}", r.fen);
+            assert!(r.ply >= tiny().skip_plies);
+            assert!(r.score.abs() < MATE_BOUND);
+        }
     }
 
     #[test]
-    fn lines_carry_fen_result_and_score() {
+    fn lines_and_samples_carry_result_and_score() {
+        let black_to_move = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
         let game = PlayedGame {
-            samples: vec![Sample {
-                fen: xiangqi::START_FEN.to_string(),
-                red_score: -12,
-            }],
+            recorded: vec![
+                Recorded {
+                    fen: xiangqi::START_FEN.to_string(),
+                    side_to_move: Color::Red,
+                    score: -12,
+                    ply: 0,
+                },
+                Recorded {
+                    fen: black_to_move.to_string(),
+                    side_to_move: Color::Black,
+                    score: 30,
+                    ply: 1,
+                },
+            ],
             result: GameResult::BlackWin,
             ending: Ending::PlyCap,
-            plies: 1,
+            plies: 2,
             rejected_openings: 0,
         };
-        assert_eq!(game.lines(), format!("{};0.0;-12\n", xiangqi::START_FEN));
+        assert_eq!(
+            game.lines(),
+            format!("{};0.0;-12\n{black_to_move};0.0;-30\n", xiangqi::START_FEN)
+        );
+        let samples = game.samples().unwrap();
+        assert_eq!(samples[0].result(), Wdl::Loss);
+        assert_eq!(samples[0].score(), -12);
+        assert_eq!(samples[1].result(), Wdl::Win);
+        assert_eq!(samples[1].side_to_move(), Color::Black);
+        assert_eq!(samples[1].score(), 30);
+        assert_eq!(samples[1].ply(), 1);
     }
 }
