@@ -6,13 +6,16 @@
 //! Printed: the counts of files, games and positions; the side to move; the results; the
 //! scores' mean, spread and percentiles, and a table of score ranges with the share of
 //! positions in each and how the games went from there (a good data set has the side with the
-//! better score winning more often as the score grows); plies and pieces on the board.
+//! better score winning more often as the score grows); plies and pieces on the board, and how
+//! many of the piece-on-square pairs a game can reach occur (a network's inputs).
 
 use super::chunks;
 use crate::samples::{self, Sample, Wdl, MATE_SCORE, MAX_PLY};
 use anyhow::{bail, Result};
 use std::fmt::Write as _;
 use std::path::Path;
+use xiangqi::fen::is_reachable;
+use xiangqi::{Color, Piece, PieceKind, Square};
 
 /// Upper ends of the score ranges of the table (the last range is open).
 const RANGE_TOPS: [i32; 12] = [-801, -401, -201, -101, -51, -21, 20, 50, 100, 200, 400, 800];
@@ -35,6 +38,9 @@ pub struct Stats {
     plies: Vec<u64>,
     /// Positions by pieces on the board.
     pieces: [u64; 33],
+    /// Positions by piece (its index, colour × 7 + kind) and square: how often a network's
+    /// piece-square inputs would be seen.
+    placements: Vec<[u64; 90]>,
     /// Positions the rules library refuses, and the first one's FEN and why.
     illegal: u64,
     first_illegal: Option<String>,
@@ -53,6 +59,7 @@ impl Default for Stats {
             ranges: [[0; 3]; RANGE_TOPS.len() + 1],
             plies: vec![0; usize::from(MAX_PLY) + 1],
             pieces: [0; 33],
+            placements: vec![[0; 90]; 14],
             illegal: 0,
             first_illegal: None,
         }
@@ -75,11 +82,11 @@ impl Stats {
         let result = sample.result();
         self.results[result as usize] += 1;
         let red_result = match sample.side_to_move() {
-            xiangqi::Color::Red => {
+            Color::Red => {
                 self.red_to_move += 1;
                 result
             }
-            xiangqi::Color::Black => result.other(),
+            Color::Black => result.other(),
         };
         self.red_results[red_result as usize] += 1;
         let score = i32::from(sample.score());
@@ -88,6 +95,9 @@ impl Stats {
         self.ranges[range][result as usize] += 1;
         self.plies[usize::from(sample.ply())] += 1;
         self.pieces[sample.piece_count().min(32) as usize] += 1;
+        for (sq, piece) in sample.pieces() {
+            self.placements[piece.index()][sq.index()] += 1;
+        }
         if let Err(e) = sample.to_position() {
             self.illegal += 1;
             if self.first_illegal.is_none() {
@@ -156,12 +166,38 @@ impl Stats {
             percent(group(12, 19), n),
             percent(group(0, 11), n)
         );
+        self.report_placements(&mut out);
         let _ = write!(out, "positions the rules library refuses: {}", self.illegal);
         if let Some(first) = &self.first_illegal {
             let _ = write!(out, ", the first {first}");
         }
         out.push('\n');
         out
+    }
+
+    /// How many of the piece-square pairs a game can reach were seen, and the rarest.
+    fn report_placements(&self, out: &mut String) {
+        let mut pairs = Vec::new();
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(color, kind);
+                for sq in Square::all().filter(|&sq| is_reachable(color, kind, sq)) {
+                    pairs.push((self.placements[piece.index()][sq.index()], piece, sq));
+                }
+            }
+        }
+        pairs.sort_by_key(|&(count, _, _)| count);
+        let seen = pairs.iter().filter(|&&(count, _, _)| count > 0).count();
+        let (fewest, piece, sq) = pairs[0];
+        let _ = writeln!(
+            out,
+            "piece on square: {seen} of the {} pairs a game can reach seen; the rarest {} {} on \
+             {sq} ({fewest} times), the median {} times",
+            pairs.len(),
+            piece.color,
+            piece.kind.name(),
+            pairs[pairs.len() / 2].0
+        );
     }
 
     fn report_scores(&self, out: &mut String) {
@@ -331,6 +367,8 @@ mod tests {
             "  21 to 50              1  25.0 %   100     0     0   1.000",
             "ply: mean 26.5, min 12, median 13, max 41",
             "pieces on the board: mean 32.0; 28-32 100.0 %, 20-27 0.0 %, 12-19 0.0 %, 2-11 0.0 %",
+            "piece on square: 33 of the 692 pairs a game can reach seen; the rarest red general \
+             on d0 (0 times), the median 0 times",
             "positions the rules library refuses: 0",
         ];
         for line in expected_lines {
