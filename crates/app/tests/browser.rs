@@ -815,7 +815,7 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
          && document.querySelectorAll('#lab-tree-b > .lab-tree > li').length > 40",
     )
     .await?;
-    page.click("#lab-tree-b > .lab-tree > li:nth-child(2) > .lab-node")
+    page.click("#lab-tree-b > .lab-tree > li[data-cut] > .lab-node")
         .await?;
     page.until(
         "alpha-beta's replies, a cutoff among them and pruned moves",

@@ -65,6 +65,8 @@ function fill(list, node, path, onPick) {
 function item(node, path, caused, onPick) {
   const li = el('li');
   li.setAttribute('role', 'treeitem');
+  // Its replies ended in a cutoff: one of them refuted it.
+  if (node.x) li.dataset.cut = '1';
   const button = el('button', 'lab-node');
   button.type = 'button';
   button.dataset.path = path.join(' ');
