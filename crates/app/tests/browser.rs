@@ -765,7 +765,77 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.screenshot("phone.png").await?;
     page.click("#editor-btn").await?;
     page.debug_shot("editor.png").await?;
+    lab(page, url).await?;
     drop(server);
+    Ok(())
+}
+
+/// The search laboratory: reached from the main page, a run at depth 2 fills the table and the
+/// charts, the trees of minimax and alpha-beta open, the evaluation is taken apart.
+async fn lab(page: &Page, url: &str) -> Result<()> {
+    let href = page
+        .js("return document.getElementById('lab-link').getAttribute('href');")
+        .await?;
+    expect("the lab link", href.as_str().unwrap_or(""), "/lab")?;
+    page.client.set_window_size(1280, 900).await?;
+    let base = url.trim_end_matches('/');
+    page.client.goto(&format!("{base}/lab?lang=en")).await?;
+    page.until("the lab page", "document.body.dataset.ready === '1'")
+        .await?;
+    page.js("document.getElementById('lab-depth').value = '2'; return true;")
+        .await?;
+    page.click("#lab-run").await?;
+    page.until(
+        "the lab's rows",
+        "document.querySelectorAll('#lab-table tbody tr').length === 8",
+    )
+    .await?;
+    let minimax = page
+        .text("#lab-table tbody tr[data-algorithm='minimax'] td:nth-child(2)")
+        .await?;
+    expect(
+        "minimax's nodes",
+        minimax.replace([',', '.', ' '], ""),
+        "1965".into(),
+    )?;
+    page.until(
+        "the bar charts",
+        "document.querySelectorAll('#lab-chart rect').length === 16",
+    )
+    .await?;
+    page.until(
+        "the evaluation's terms",
+        "document.querySelectorAll('#lab-eval-engine tbody tr').length > 5",
+    )
+    .await?;
+    page.click("#lab-tree-run").await?;
+    page.until(
+        "both trees",
+        "document.querySelectorAll('#lab-tree-a > .lab-tree > li').length === 44 \
+         && document.querySelectorAll('#lab-tree-b > .lab-tree > li').length > 40",
+    )
+    .await?;
+    page.click("#lab-tree-b > .lab-tree > li[data-cut] > .lab-node")
+        .await?;
+    page.until(
+        "alpha-beta's replies, a cutoff among them and pruned moves",
+        "document.querySelectorAll('#lab-tree-b .lab-tree .lab-tree .lab-node').length > 0 \
+         && document.querySelector('#lab-tree-b .lab-cut') \
+         && document.querySelector('#lab-tree-b .lab-pruned')",
+    )
+    .await?;
+    page.until(
+        "the node's position on the small board",
+        "document.querySelectorAll('#lab-board [data-piece]').length >= 31",
+    )
+    .await?;
+    page.debug_shot("lab.png").await?;
+    let errors = page.js("return window.xiangqiErrors;").await?;
+    expect(
+        "script errors on the lab page",
+        errors,
+        Value::Array(Vec::new()),
+    )?;
     Ok(())
 }
 

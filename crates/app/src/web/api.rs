@@ -19,6 +19,7 @@
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
+//! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!
 //! A clock is `{"red": {"minutes": 10, "increment": 5, "byoyomi": 0}, "black": {…}}`: game time
 //! in minutes (fractions allowed), increment and byo-yomi period in seconds.
@@ -253,7 +254,7 @@ fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
     }
 }
 
-fn parse_fen(fen: &str) -> Result<Position, ApiError> {
+pub(super) fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     if fen.len() > 200 {
         return Err(ApiError::BadRequest("the FEN is too long".into()));
     }

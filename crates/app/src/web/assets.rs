@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 21] = [
+const FILES: [(&str, &str, &str); 25] = [
     ("js/clock.js", JS, include_str!("../../web/js/clock.js")),
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
@@ -47,16 +47,31 @@ const FILES: [(&str, &str, &str); 21] = [
         JS,
         include_str!("../../web/js/settings.js"),
     ),
+    ("lab.css", "text/css", include_str!("../../web/lab.css")),
+    ("js/lab.js", JS, include_str!("../../web/js/lab.js")),
+    (
+        "js/lab-tree.js",
+        JS,
+        include_str!("../../web/js/lab-tree.js"),
+    ),
+    (
+        "js/lab-chart.js",
+        JS,
+        include_str!("../../web/js/lab-chart.js"),
+    ),
 ];
 
 const JS: &str = "text/javascript";
 const INDEX: &str = include_str!("../../web/index.html");
+const LAB: &str = include_str!("../../web/lab.html");
 
-/// `/`, `/index.html` and `/assets/…`.
+/// `/`, `/index.html`, the search laboratory's `/lab` and `/assets/…`.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/", get(index))
         .route("/index.html", get(index))
+        .route("/lab", get(lab))
+        .route("/lab.html", get(lab))
         .route("/favicon.ico", get(favicon))
         .route("/assets/{*path}", get(asset))
 }
@@ -80,6 +95,10 @@ async fn index() -> Response {
     page("text/html", INDEX)
 }
 
+async fn lab() -> Response {
+    page("text/html", LAB)
+}
+
 async fn favicon() -> Response {
     page("image/svg+xml", FILES[1].2)
 }
@@ -94,7 +113,9 @@ async fn asset(Path(path): Path<String>) -> Response {
 #[cfg(test)]
 mod tests {
     /// The codes the server sends that are its own (the rules library's come from it).
-    const WEB_CODES: [&str; 23] = [
+    const WEB_CODES: [&str; 25] = [
+        "lab_depth",
+        "cancelled",
         "not_your_turn",
         "game_over",
         "stale",
@@ -152,6 +173,42 @@ mod tests {
                     has_key(language(name), code),
                     "no {name} text for the code {code}"
                 );
+            }
+        }
+    }
+
+    /// Every key the laboratory's page names (`data-i18n…="key"` in lab.html, `t('key'` in
+    /// its scripts).
+    fn lab_keys() -> Vec<String> {
+        let mut keys = Vec::new();
+        for marker in ["data-i18n=\"", "data-i18n-aria=\"", "data-i18n-title=\""] {
+            for part in super::LAB.split(marker).skip(1) {
+                keys.push(part.split('"').next().unwrap_or("").to_owned());
+            }
+        }
+        for (name, _, body) in super::FILES.iter() {
+            if name.starts_with("js/lab") {
+                // Calls of `t` itself, not of `createElement('label')`.
+                for (at, _) in body.match_indices("t('lab") {
+                    let before = body[..at].chars().next_back().unwrap_or(' ');
+                    if !before.is_alphanumeric() {
+                        let rest = &body[at + 3..];
+                        keys.push(rest.split('\'').next().unwrap_or("").to_owned());
+                    }
+                }
+            }
+        }
+        keys.extend(["labTerm", "labDiff"].map(String::from));
+        keys
+    }
+
+    #[test]
+    fn every_text_of_the_lab_page_is_in_both_languages() {
+        let keys = lab_keys();
+        assert!(keys.len() > 30, "{keys:?}");
+        for key in keys {
+            for name in ["zh", "en"] {
+                assert!(has_key(language(name), &key), "no {name} text for {key}");
             }
         }
     }

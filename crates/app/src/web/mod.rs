@@ -16,6 +16,8 @@ mod game_file;
 mod guard;
 mod handicap;
 mod judgement;
+mod lab;
+mod lab_view;
 mod search;
 mod server;
 mod store;
@@ -55,6 +57,8 @@ pub struct AppState {
     pub games: GameStore,
     /// The engines.
     pub pool: Arc<SearchPool>,
+    /// The search laboratory's runs in progress, to stop them.
+    pub lab: lab::LabRuns,
 }
 
 impl AppState {
@@ -65,6 +69,7 @@ impl AppState {
         Ok(Arc::new(AppState {
             games,
             pool: SearchPool::new(searches, ENGINE_HASH_MB),
+            lab: lab::LabRuns::default(),
         }))
     }
 }
@@ -77,6 +82,7 @@ pub fn app(state: Arc<AppState>) -> Router {
 /// [`app`] giving request bodies `body_timeout` to arrive (tests shorten it).
 fn app_with_body_timeout(state: Arc<AppState>, body_timeout: Duration) -> Router {
     let api = api::routes()
+        .merge(lab::routes())
         .fallback(|| async { ApiError::NotFound("no such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     #[cfg(test)]

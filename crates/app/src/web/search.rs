@@ -299,6 +299,15 @@ impl SearchPool {
     }
 }
 
+impl SearchPool {
+    /// Waits for a free background slot without borrowing an engine: the search laboratory's
+    /// runs, which search with their own code (`super::lab`), count against the same budget as
+    /// analyses and reviews. The slot is free again when the permit is dropped.
+    pub async fn background_slot(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.background).acquire_owned().await.ok()
+    }
+}
+
 /// An engine lent by the pool, given back (with its slot) when dropped.
 pub struct Lease {
     engine: Option<Engine>,

@@ -3,6 +3,7 @@
 mod clock;
 mod durability;
 mod fair;
+mod lab;
 mod limits;
 
 use super::{app, AppState};
@@ -104,19 +105,7 @@ impl Test {
     }
 
     async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let body = body.map_or_else(Vec::new, |b| b.to_string().into_bytes());
-        let (status, bytes) = self.raw(method, uri, "application/json", body).await;
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-                panic!(
-                    "{method} {uri}: not JSON: {}",
-                    String::from_utf8_lossy(&bytes)
-                )
-            })
-        };
-        (status, value)
+        call_app(self.app.clone(), method, uri, body).await
     }
 
     async fn new_game(&self, body: Value) -> Value {
@@ -150,6 +139,39 @@ impl Test {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+}
+
+/// Sends a JSON request to `app` and reads the JSON answer (`Null` when empty); a free
+/// function, so that a spawned task can call it.
+async fn call_app(
+    app: Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let body = body.map_or_else(Vec::new, |b| b.to_string().into_bytes());
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    let response = app.oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+            panic!(
+                "{method} {uri}: not JSON: {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        })
+    };
+    (status, value)
 }
 
 fn plies(game: &Value) -> usize {

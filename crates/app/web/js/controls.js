@@ -185,6 +185,10 @@ export function setupControls() {
     if (app.game) $('level').value = String(app.game.level);
     render();
   });
+  // The laboratory opens on the position shown.
+  $('lab-link').addEventListener('click', () => {
+    $('lab-link').href = `/lab?fen=${encodeURIComponent(shownFen())}`;
+  });
   $('theme').addEventListener('click', () => {
     const dark = document.documentElement.dataset.theme !== 'dark';
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';

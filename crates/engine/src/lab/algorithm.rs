@@ -89,6 +89,19 @@ impl Algorithm {
                 | Algorithm::PvsTt
         )
     }
+
+    /// Whether [`run_tree`](super::run_tree) can record its tree: minimax, negamax and the
+    /// three plain alpha-beta orders.
+    pub const fn records_tree(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Minimax
+                | Algorithm::Negamax
+                | Algorithm::AlphaBeta
+                | Algorithm::AlphaBetaMvvLva
+                | Algorithm::AlphaBetaHistory
+        )
+    }
 }
 
 impl fmt::Display for Algorithm {

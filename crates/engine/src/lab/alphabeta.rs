@@ -2,12 +2,13 @@
 
 use super::ordering::{self, Order};
 use super::search::Search;
+use super::tree::Recorder;
 use crate::score::INFINITE;
 use xiangqi::Move;
 
 /// Alpha-beta from the root with the full window, so that the root's value is exact.
-pub(super) fn root(s: &mut Search, depth: u32, order: Order) -> i32 {
-    alphabeta(s, depth, 0, -INFINITE, INFINITE, order)
+pub(super) fn root<R: Recorder>(s: &mut Search, rec: &mut R, depth: u32, order: Order) -> i32 {
+    alphabeta(s, rec, depth, 0, -INFINITE, INFINITE, order)
 }
 
 /// Alpha-beta with a transposition table from the root, with the full window.
@@ -19,8 +20,9 @@ pub(super) fn root_tt(s: &mut Search, depth: u32) -> i32 {
 /// The value of the position for its side to move, exact if it lies strictly between `alpha`
 /// and `beta`; otherwise a bound: at most `alpha` if no move reached it, at least `beta` if a
 /// move did (and the other moves were skipped).
-fn alphabeta(
+fn alphabeta<R: Recorder>(
     s: &mut Search,
+    rec: &mut R,
     depth: u32,
     ply: usize,
     mut alpha: i32,
@@ -44,7 +46,9 @@ fn alphabeta(
     for (i, &m) in moves.iter().enumerate() {
         let undo = s.pos.make_move(m);
         // The child's window is ours seen from the other side: (−β, −α).
-        let value = -alphabeta(s, depth - 1, ply + 1, -beta, -alpha, order);
+        rec.open(m, -beta, -alpha);
+        let value = -alphabeta(s, rec, depth - 1, ply + 1, -beta, -alpha, order);
+        rec.close(-value);
         s.pos.unmake_move(m, undo);
         if s.stopped() {
             return 0;
@@ -60,6 +64,7 @@ fn alphabeta(
         if alpha >= beta {
             // The opponent already has a better choice than to let us reach this node.
             s.cutoff(i);
+            rec.cut(&moves.as_slice()[i + 1..]);
             break;
         }
     }

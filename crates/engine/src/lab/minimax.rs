@@ -2,11 +2,12 @@
 //! the negamax form. Neither prunes: both visit every node of the tree to the depth.
 
 use super::search::Search;
+use super::tree::Recorder;
 use crate::score::INFINITE;
 
 /// A MAX level: the root's side is to move and picks the largest value. Values are for the
 /// root's side (MAX) throughout.
-pub(super) fn max_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
+pub(super) fn max_value<R: Recorder>(s: &mut Search, rec: &mut R, depth: u32, ply: usize) -> i32 {
     s.enter(ply);
     if s.stopped() {
         return 0;
@@ -23,7 +24,10 @@ pub(super) fn max_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
     let mut best = -INFINITE;
     for &m in moves.iter() {
         let undo = s.pos.make_move(m);
-        let value = min_value(s, depth - 1, ply + 1);
+        // Minimax has no window; the child (a MIN level) is recorded for its side to move.
+        rec.open(m, -INFINITE, INFINITE);
+        let value = min_value(s, rec, depth - 1, ply + 1);
+        rec.close(-value);
         s.pos.unmake_move(m, undo);
         if s.stopped() {
             return 0;
@@ -37,7 +41,7 @@ pub(super) fn max_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
 }
 
 /// A MIN level: the root's opponent is to move and picks the smallest value for MAX.
-fn min_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
+fn min_value<R: Recorder>(s: &mut Search, rec: &mut R, depth: u32, ply: usize) -> i32 {
     s.enter(ply);
     if s.stopped() {
         return 0;
@@ -54,7 +58,9 @@ fn min_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
     let mut best = INFINITE;
     for &m in moves.iter() {
         let undo = s.pos.make_move(m);
-        let value = max_value(s, depth - 1, ply + 1);
+        rec.open(m, -INFINITE, INFINITE);
+        let value = max_value(s, rec, depth - 1, ply + 1);
+        rec.close(value);
         s.pos.unmake_move(m, undo);
         if s.stopped() {
             return 0;
@@ -69,7 +75,7 @@ fn min_value(s: &mut Search, depth: u32, ply: usize) -> i32 {
 
 /// Negamax: every value is for the side to move at its node, so a child's value changes sign
 /// on the way up and one function serves both levels.
-pub(super) fn negamax(s: &mut Search, depth: u32, ply: usize) -> i32 {
+pub(super) fn negamax<R: Recorder>(s: &mut Search, rec: &mut R, depth: u32, ply: usize) -> i32 {
     s.enter(ply);
     if s.stopped() {
         return 0;
@@ -84,7 +90,9 @@ pub(super) fn negamax(s: &mut Search, depth: u32, ply: usize) -> i32 {
     let mut best = -INFINITE;
     for &m in moves.iter() {
         let undo = s.pos.make_move(m);
-        let value = -negamax(s, depth - 1, ply + 1);
+        rec.open(m, -INFINITE, INFINITE);
+        let value = -negamax(s, rec, depth - 1, ply + 1);
+        rec.close(-value);
         s.pos.unmake_move(m, undo);
         if s.stopped() {
             return 0;

@@ -204,15 +204,20 @@ pub mod simple;
 mod table;
 #[cfg(test)]
 mod tests;
+mod tree;
+#[cfg(test)]
+mod tree_tests;
 
 pub use algorithm::{Algorithm, UnknownName};
 pub use minimal_tree::minimal_tree_leaves;
 pub use report::{Outcome, Report, Stats};
 pub use settings::{Evaluation, Settings, SettingsError, MAX_DEPTH, MAX_TABLE_BITS};
+pub use tree::{Node, NodeId, Tree};
 
 use ordering::Order;
 use pvs::Helpers;
 use std::time::Instant;
+use tree::{NoTree, Recorder};
 use xiangqi::Position;
 
 /// Searches `pos` with `algorithm` to `settings.depth` and reports what it found and did.
@@ -232,11 +237,6 @@ pub fn run(
     let started = Instant::now();
     let depth = settings.depth;
     let value = match algorithm {
-        Algorithm::Minimax => minimax::max_value(&mut search, depth, 0),
-        Algorithm::Negamax => minimax::negamax(&mut search, depth, 0),
-        Algorithm::AlphaBeta => alphabeta::root(&mut search, depth, Order::Generated),
-        Algorithm::AlphaBetaMvvLva => alphabeta::root(&mut search, depth, Order::MvvLva),
-        Algorithm::AlphaBetaHistory => alphabeta::root(&mut search, depth, Order::History),
         Algorithm::AlphaBetaTt => alphabeta::root_tt(&mut search, depth),
         Algorithm::PvsTtHistory => pvs::root(&mut search, depth, Helpers::BOTH),
         Algorithm::PvsIdAspiration => pvs::iterative_deepening(&mut search, depth),
@@ -244,6 +244,60 @@ pub fn run(
         Algorithm::PvsTt => pvs::root(&mut search, depth, Helpers::TABLE),
         Algorithm::PvsHistory => pvs::root(&mut search, depth, Helpers::HISTORY),
         Algorithm::Engine => unreachable!("the engine is run above"),
+        _ => recording(algorithm, &mut search, &mut NoTree, depth),
     };
     Ok(search.finish(algorithm, settings, value, started.elapsed()))
+}
+
+/// [`run`], recording the tree the search walks, up to `cap` nodes (see [`Tree`]): for the
+/// algorithms that [record one](Algorithm::records_tree), minimax, negamax and the three plain
+/// alpha-beta orders. The report is the same as [`run`]'s; recording only takes longer.
+///
+/// ```
+/// use xiangqi::Position;
+/// use xiangqi_engine::lab::{run_tree, Algorithm, Evaluation, Settings};
+///
+/// let settings = Settings::new(2, Evaluation::Simple);
+/// let (report, tree) = run_tree(Algorithm::AlphaBeta, &Position::startpos(), &settings, 20_000)?;
+/// assert_eq!(tree.nodes.len() as u64, report.stats.nodes);
+/// assert_eq!(Some(tree.root().value), report.value());
+/// assert!(tree.nodes.iter().any(|node| node.cutoff && !node.pruned.is_empty()));
+/// # Ok::<(), xiangqi_engine::lab::SettingsError>(())
+/// ```
+pub fn run_tree(
+    algorithm: Algorithm,
+    pos: &Position,
+    settings: &Settings,
+    cap: usize,
+) -> Result<(Report, Tree), SettingsError> {
+    settings.check()?;
+    if !algorithm.records_tree() {
+        return Err(SettingsError::NoTree(algorithm));
+    }
+    let mut search = search::Search::new(pos, settings, false);
+    let mut tree = Tree::new(cap);
+    let started = Instant::now();
+    let value = recording(algorithm, &mut search, &mut tree, settings.depth);
+    tree.finish(value);
+    Ok((
+        search.finish(algorithm, settings, value, started.elapsed()),
+        tree,
+    ))
+}
+
+/// The searches that can record their tree, recording it with `rec`.
+fn recording<R: Recorder>(
+    algorithm: Algorithm,
+    search: &mut search::Search,
+    rec: &mut R,
+    depth: u32,
+) -> i32 {
+    match algorithm {
+        Algorithm::Minimax => minimax::max_value(search, rec, depth, 0),
+        Algorithm::Negamax => minimax::negamax(search, rec, depth, 0),
+        Algorithm::AlphaBeta => alphabeta::root(search, rec, depth, Order::Generated),
+        Algorithm::AlphaBetaMvvLva => alphabeta::root(search, rec, depth, Order::MvvLva),
+        Algorithm::AlphaBetaHistory => alphabeta::root(search, rec, depth, Order::History),
+        _ => unreachable!("{algorithm} does not record a tree"),
+    }
 }

@@ -32,6 +32,7 @@ pub(super) struct Search {
     evaluation: Evaluation,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    node_limit: Option<u64>,
     stopped: bool,
 }
 
@@ -48,12 +49,13 @@ impl Search {
             evaluation: settings.evaluation,
             deadline: settings.deadline,
             stop: settings.stop.clone(),
+            node_limit: settings.node_limit,
             stopped: false,
         }
     }
 
     /// Counts a node at `ply`, clears its line, and every [`CHECK_EVERY`] nodes (the first
-    /// included) looks at the clock and the stop flag.
+    /// included) looks at the clock, the stop flag and the node limit.
     pub fn enter(&mut self, ply: usize) {
         self.stats.nodes += 1;
         self.pv[ply].clear();
@@ -63,7 +65,8 @@ impl Search {
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed));
-            self.stopped |= late || told;
+            let spent = self.node_limit.is_some_and(|n| self.stats.nodes > n);
+            self.stopped |= late || told || spent;
         }
     }
 

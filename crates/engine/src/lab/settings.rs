@@ -74,6 +74,9 @@ pub struct Settings {
     pub stop: Option<Arc<AtomicBool>>,
     /// Entries of the transposition table, as a power of two (20: about a million entries, 16 MiB).
     pub table_bits: u32,
+    /// A search that has visited this many nodes stops and is reported as not finished (looked
+    /// at with the clock, so it may run up to 1,023 nodes past it; the engine's row ignores it).
+    pub node_limit: Option<u64>,
 }
 
 impl Settings {
@@ -86,6 +89,7 @@ impl Settings {
             deadline: None,
             stop: None,
             table_bits: 20,
+            node_limit: None,
         }
     }
 
@@ -117,4 +121,8 @@ pub enum SettingsError {
     /// The table would have more than 2^[`MAX_TABLE_BITS`] entries.
     #[error("a table of 2^{0} entries refused: at most 2^{MAX_TABLE_BITS}")]
     TableBits(u32),
+    /// A tree was asked of an algorithm that does not record one
+    /// ([`Algorithm::records_tree`](super::Algorithm::records_tree)).
+    #[error("{0} does not record its tree (minimax, negamax and the plain alpha-beta orders do)")]
+    NoTree(super::Algorithm),
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use xiangqi::{perft, Position};
 
 /// Positions of every kind, both sides to move.
-const POSITIONS: &[&str] = &[
+pub(super) const POSITIONS: &[&str] = &[
     xiangqi::START_FEN,
     // Middlegames (from the bench).
     "r1bakab1r/9/1cn1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",

@@ -1,0 +1,265 @@
+// The search laboratory's page: runs the textbook searches side by side on a position, draws
+// their work as a table and bar charts, explores small trees of minimax and alpha-beta, and
+// takes the evaluations apart. Everything is computed by the server (/api/lab/…).
+
+import { Board } from './board.js';
+import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
+import { request } from './api.js';
+import { START_FEN, parseFen } from './fen.js';
+import { settings } from './settings.js';
+import { $ } from './dom.js';
+import { drawCharts } from './lab-chart.js';
+import { drawTree, setInfinite, showValue } from './lab-tree.js';
+
+window.xiangqiErrors = [];
+window.addEventListener('error', (e) => window.xiangqiErrors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.xiangqiErrors.push(String(e.reason)));
+
+/** This page's name for the server: its next run, or leaving, stops the one before. */
+const client = `lab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+const gameFen = new URLSearchParams(location.search).get('fen');
+const lab = { info: null, run: null, trees: null, fen: START_FEN, busy: false };
+const board = new Board($('lab-board'), { secondary: true, label: 'board' });
+
+function status(text, kind = '') {
+  $('lab-status').textContent = text;
+  $('lab-status').className = `lab-status ${kind}`;
+}
+
+function failed(e) {
+  if (e.code === 'cancelled') return;
+  status(reasonText(e.code, e.message), 'error');
+}
+
+/** The FEN the form names. */
+function chosenFen() {
+  const source = $('lab-source').value;
+  if (source === 'start') return START_FEN;
+  if (source === 'game' && gameFen) return gameFen;
+  return $('lab-fen').value.trim();
+}
+
+function syncSource() {
+  const source = $('lab-source').value;
+  if (source !== 'fen') $('lab-fen').value = source === 'game' && gameFen ? gameFen : START_FEN;
+  $('lab-fen').readOnly = source !== 'fen';
+}
+
+function selected() {
+  return [...document.querySelectorAll('#lab-algos input:checked')].map((i) => i.value);
+}
+
+/** The depths every chosen algorithm allows. */
+function fillDepths() {
+  const chosen = lab.info.algorithms.filter((a) => selected().includes(a.name));
+  const cap = Math.min(...chosen.map((a) => a.max_depth), 30);
+  const select = $('lab-depth');
+  const was = Number(select.value) || 3;
+  select.replaceChildren();
+  for (let d = 1; d <= (chosen.length ? cap : 4); d++) select.add(new Option(String(d), String(d)));
+  select.value = String(Math.min(was, select.options.length));
+}
+
+function setBusy(busy) {
+  lab.busy = busy;
+  $('lab-cancel').disabled = !busy;
+}
+
+async function run() {
+  const algorithms = selected();
+  if (!algorithms.length) {
+    status(t('labPickOne'), 'error');
+    return;
+  }
+  const fen = chosenFen();
+  const body = { fen, depth: Number($('lab-depth').value), algorithms, evaluation: $('lab-eval').value, client };
+  setBusy(true);
+  status(t('labRunning'));
+  try {
+    lab.run = await request('POST', '/api/lab/run', body);
+    lab.fen = lab.run.fen;
+    drawRun();
+    status('');
+    loadEval(lab.fen);
+  } catch (e) {
+    failed(e);
+  } finally {
+    setBusy(false);
+  }
+}
+
+function cell(row, text, cls) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (cls) td.className = cls;
+  row.append(td);
+}
+
+function count(n) {
+  return n == null ? '–' : n.toLocaleString();
+}
+
+function drawRun() {
+  const body = $('lab-table').tBodies[0];
+  body.replaceChildren();
+  for (const r of lab.run.rows) {
+    const tr = document.createElement('tr');
+    tr.dataset.algorithm = r.algorithm;
+    cell(tr, r.algorithm, 'lab-name');
+    cell(tr, count(r.nodes), 'num');
+    cell(tr, count(r.leaves), 'num');
+    cell(tr, r.cutoffs == null ? '–' : `${count(r.cutoffs)} (${count(r.first_move_cutoffs)})`, 'num');
+    cell(tr, count(r.table_hits), 'num');
+    cell(tr, `${(r.time_us / 1000).toFixed(1)} ms`, 'num');
+    cell(tr, r.finished ? showValue(r.value) : t('labUnfinished'), 'num');
+    cell(tr, r.best ? `${r.best.chinese} ${r.best.iccs}` : '–');
+    cell(tr, r.pv_chinese.join(' '), 'lab-pv');
+    body.append(tr);
+  }
+  $('lab-minimal').textContent = t('labMinimal', lab.run.depth, Number(lab.run.minimal_tree).toLocaleString());
+  drawCharts($('lab-chart'), lab.run.rows);
+}
+
+async function loadEval(fen) {
+  try {
+    const view = await request('POST', '/api/lab/eval', { fen });
+    drawEval($('lab-eval-engine'), t('labEvalEngine'), view.engine);
+    drawEval($('lab-eval-simple'), t('labEvalSimple'), view.simple);
+  } catch (e) {
+    failed(e);
+  }
+}
+
+function drawEval(table, title, ev) {
+  table.replaceChildren();
+  const caption = table.createCaption();
+  caption.textContent = title;
+  const head = table.createTHead().insertRow();
+  for (const key of ['labTerm', 'red', 'black', 'labDiff']) {
+    const th = document.createElement('th');
+    th.textContent = t(key);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  const line = (name, red, black, diff, cls) => {
+    const tr = body.insertRow();
+    if (cls) tr.className = cls;
+    cell(tr, name);
+    for (const v of [red, black, diff]) cell(tr, Number.isInteger(v) ? String(v) : v.toFixed(1), 'num');
+  };
+  for (const term of ev.terms) line(term.name, term.red, term.black, term.diff);
+  line(t('labSum'), ev.red, ev.black, ev.diff, 'lab-sum');
+  const total = body.insertRow();
+  total.className = 'lab-sum';
+  const td = document.createElement('td');
+  td.colSpan = 4;
+  td.textContent = ev.phase
+    ? t('labEngineTotal', ev.phase[0], ev.phase[1], ev.phase[2], ev.phase[3], ev.total)
+    : t('labSimpleTotal', ev.total);
+  total.append(td);
+}
+
+async function buildTrees() {
+  const algorithms = [$('lab-tree-left').value, $('lab-tree-right').value];
+  const fen = chosenFen();
+  const body = { fen, depth: Number($('lab-tree-depth').value), algorithms, evaluation: $('lab-eval').value, client };
+  setBusy(true);
+  status(t('labRunning'));
+  try {
+    lab.trees = await request('POST', '/api/lab/tree', body);
+    setInfinite(lab.trees.infinite);
+    lab.fen = lab.trees.fen;
+    const [a, b] = lab.trees.trees;
+    drawTree($('lab-tree-a'), a, pick);
+    if (b) drawTree($('lab-tree-b'), b, pick);
+    else $('lab-tree-b').replaceChildren();
+    pick([]);
+    status('');
+  } catch (e) {
+    failed(e);
+  } finally {
+    setBusy(false);
+  }
+}
+
+/** Shows the position after `path` (moves in ICCS from the tree's root) on the small board. */
+function pick(path) {
+  const { pieces } = parseFen(lab.trees ? lab.trees.fen : lab.fen);
+  for (const m of path) {
+    const from = m.slice(0, 2);
+    const to = m.slice(2, 4);
+    pieces.set(to, pieces.get(from));
+    pieces.delete(from);
+  }
+  board.render({ pieces, lastMove: path.length ? path[path.length - 1] : null });
+  $('lab-node-info').textContent = path.length ? t('labAfter', path.join(' ')) : t('labRoot');
+}
+
+function fillAlgorithms() {
+  const box = $('lab-algos');
+  for (const a of lab.info.algorithms) {
+    const label = document.createElement('label');
+    label.className = 'lab-check';
+    const input = document.createElement('input');
+    input.type = 'checkbox';
+    input.value = a.name;
+    input.checked = ['minimax', 'alphabeta', 'alphabeta-mvvlva', 'alphabeta-history', 'alphabeta-tt',
+      'pvs-tt-history', 'pvs-id-aspiration', 'engine'].includes(a.name);
+    input.addEventListener('change', fillDepths);
+    label.append(input, document.createTextNode(` ${a.name}`));
+    box.append(label);
+  }
+  const trees = lab.info.algorithms.filter((a) => a.tree).map((a) => a.name);
+  for (const [id, chosen] of [['lab-tree-left', 'minimax'], ['lab-tree-right', 'alphabeta']]) {
+    for (const name of trees) $(id).add(new Option(name, name));
+    $(id).value = chosen;
+  }
+  for (let d = 1; d <= lab.info.max_tree_depth; d++) $('lab-tree-depth').add(new Option(String(d), String(d)));
+  $('lab-tree-depth').value = '2';
+  fillDepths();
+}
+
+function retranslate() {
+  applyTexts();
+  $('lang').textContent = language() === 'zh' ? 'EN' : '中文';
+  if (lab.run) drawRun();
+}
+
+async function start() {
+  const theme = settings.theme()
+    || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+  document.documentElement.dataset.theme = theme;
+  retranslate();
+  $('lang').addEventListener('click', () => {
+    setLanguage(language() === 'zh' ? 'en' : 'zh');
+    retranslate();
+    if (lab.run || lab.trees) loadEval(lab.fen);
+  });
+  $('theme').addEventListener('click', () => {
+    const dark = document.documentElement.dataset.theme !== 'dark';
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+    settings.setTheme(dark ? 'dark' : 'light');
+  });
+  if (!gameFen) $('lab-source').querySelector('option[value="game"]').remove();
+  $('lab-source').value = gameFen ? 'game' : 'start';
+  syncSource();
+  $('lab-source').addEventListener('change', syncSource);
+  $('lab-run').addEventListener('click', run);
+  $('lab-tree-run').addEventListener('click', buildTrees);
+  $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
+  // Leaving the page stops its search.
+  addEventListener('pagehide', () => {
+    if (lab.busy) navigator.sendBeacon?.('/api/lab/cancel', new Blob([JSON.stringify({ client })], { type: 'application/json' }));
+  });
+  pick([]);
+  try {
+    lab.info = await request('GET', '/api/lab');
+    fillAlgorithms();
+    loadEval(chosenFen());
+    document.body.dataset.ready = '1';
+  } catch (e) {
+    failed(e);
+  }
+}
+
+start();
