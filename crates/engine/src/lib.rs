@@ -37,6 +37,7 @@ mod eval;
 mod history;
 pub mod lab;
 mod movepick;
+pub mod nnue;
 mod prefetch;
 pub mod random;
 pub mod score;

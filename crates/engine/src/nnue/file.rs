@@ -1,0 +1,339 @@
+//! A network's weights and its file format.
+//!
+//! # The file, byte by byte
+//!
+//! All integers are little-endian.
+//!
+//! ```text
+//! offset size  header
+//!  0      8    magic: the ASCII bytes "XQNNUE\r\n" (a text-mode copy breaks it visibly)
+//!  8      2    version: u16, 1 (a reader refuses any other)
+//! 10      2    inputs: u16, 1260 (features::INPUTS)
+//! 12      2    hidden: u16, H, a multiple of 16 from 16 to 1024
+//! 14      2    activation: u16, 1 = SCReLU (the only one)
+//! 16      2    QA: u16, 255
+//! 18      2    QB: u16, 64
+//! 20      2    SCALE: u16, 400
+//! 22      2    reserved: zero
+//! 24      8    checksum: u64, FNV-1a (64 bits) of every byte after the header
+//! 32           first-layer weights: 1260 × H i16, input by input (H for input 0, then input 1, …)
+//!              first-layer biases: H i16
+//!              output weights: 2 × H i16, the side to move's units first
+//!              output bias: i32
+//!              the file ends there
+//! ```
+
+use super::features::INPUTS;
+use super::{kernels, MAX_HIDDEN, MAX_VALUE, QA, QB, SCALE};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"XQNNUE\r\n";
+const VERSION: u16 = 1;
+const SCRELU: u16 = 1;
+const HEADER_SIZE: usize = 32;
+/// Pieces on the board at most: a first-layer sum adds at most this many columns.
+const MAX_PIECES: i32 = 32;
+/// The largest output weight the SIMD kernel takes: `QA × 127` still fits an `i16`.
+const MAX_OUTPUT_WEIGHT: i32 = 127;
+
+/// Why a network file was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Shorter than its header.
+    #[error("not a network file: {0} bytes, shorter than the 32-byte header")]
+    TooShort(usize),
+    /// The first 8 bytes are not the magic.
+    #[error("not a network file: it does not start with \"XQNNUE\"")]
+    Magic,
+    /// Another version of the format.
+    #[error("network file version {0}; this build reads version 1")]
+    Version(u16),
+    /// A header field with a value this build does not take.
+    #[error("network header: {field} is {found}, expected {expected}")]
+    Header {
+        /// The field's name.
+        field: &'static str,
+        /// Its value in the file.
+        found: u32,
+        /// What this build needs.
+        expected: String,
+    },
+    /// The length does not match the header's sizes.
+    #[error("network file is {found} bytes; its header says {expected}")]
+    Length {
+        /// The file's length.
+        found: usize,
+        /// The length the header implies.
+        expected: usize,
+    },
+    /// The checksum does not match the contents.
+    #[error("network file is corrupt: checksum {found:#018x}, expected {expected:#018x}")]
+    Checksum {
+        /// Computed from the contents.
+        found: u64,
+        /// Written in the header.
+        expected: u64,
+    },
+    /// Weights so large that the integer arithmetic could overflow.
+    #[error("network weights out of range: {0}")]
+    Range(String),
+    /// The file could not be read.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
+}
+
+/// A network's integer weights (see the [module](super) documentation for what they compute).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS × hidden`, input by input.
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    /// `2 × hidden`: the side to move's units, then the other side's.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+    /// The checksum of the file: tells networks apart (the search's evaluation cache).
+    checksum: u64,
+}
+
+impl Network {
+    /// A network from its integer weights (as a trainer exports them), checked like a file.
+    pub fn from_parts(
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetworkError> {
+        let hidden = feature_bias.len();
+        check_hidden(hidden)?;
+        if feature_weights.len() != INPUTS * hidden || output_weights.len() != 2 * hidden {
+            return Err(NetworkError::Range(format!(
+                "{} first-layer weights and {} output weights for {hidden} units",
+                feature_weights.len(),
+                output_weights.len()
+            )));
+        }
+        let mut network = Network {
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            checksum: 0,
+        };
+        network.check_ranges()?;
+        network.checksum = fnv1a(&network.payload());
+        Ok(network)
+    }
+
+    /// Reads a network file's bytes, checking every field.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER_SIZE {
+            return Err(NetworkError::TooShort(bytes.len()));
+        }
+        if &bytes[0..8] != MAGIC {
+            return Err(NetworkError::Magic);
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        let expect = |field: &'static str, at: usize, expected: i32| {
+            let found = u16_at(at);
+            if i32::from(found) == expected {
+                Ok(())
+            } else {
+                Err(NetworkError::Header {
+                    field,
+                    found: u32::from(found),
+                    expected: expected.to_string(),
+                })
+            }
+        };
+        expect("inputs", 10, INPUTS as i32)?;
+        expect("activation", 14, i32::from(SCRELU))?;
+        expect("QA", 16, QA)?;
+        expect("QB", 18, QB)?;
+        expect("SCALE", 20, SCALE)?;
+        expect("reserved", 22, 0)?;
+        let hidden = usize::from(u16_at(12));
+        check_hidden(hidden)?;
+        let expected = HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        if bytes.len() != expected {
+            return Err(NetworkError::Length {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let payload = &bytes[HEADER_SIZE..];
+        let mut checksum = [0; 8];
+        checksum.copy_from_slice(&bytes[24..32]);
+        let (found, expected) = (fnv1a(payload), u64::from_le_bytes(checksum));
+        if found != expected {
+            return Err(NetworkError::Checksum { found, expected });
+        }
+        let mut values = payload
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(2 * hidden);
+        let tail = &payload[payload.len() - 4..];
+        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let network = Network {
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            checksum: expected,
+        };
+        network.check_ranges()?;
+        Ok(network)
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &Path) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = self.payload();
+        let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        for field in [
+            VERSION,
+            INPUTS as u16,
+            self.hidden as u16,
+            SCRELU,
+            QA as u16,
+            QB as u16,
+            SCALE as u16,
+            0,
+        ] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    /// Units in the first layer (per side).
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The checksum of the network's file: equal networks have equal checksums.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// The first layer's weight column of one input.
+    #[inline]
+    pub(super) fn column(&self, input: usize) -> &[i16] {
+        &self.feature_weights[input * self.hidden..(input + 1) * self.hidden]
+    }
+
+    /// The first layer's biases.
+    #[inline]
+    pub(super) fn bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    /// The evaluation in centi-soldiers for the side to move, whose first-layer sums are `us`,
+    /// the other side's `them`.
+    #[inline]
+    pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (own, other) = self.output_weights.split_at(self.hidden);
+        let sum = kernels::simd::output(us, own) + kernels::simd::output(them, other);
+        scale(sum, self.output_bias)
+    }
+
+    /// [`Network::output`] with the scalar kernel: the same value, for tests.
+    #[cfg(test)]
+    pub(super) fn output_scalar(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (own, other) = self.output_weights.split_at(self.hidden);
+        let sum = kernels::scalar::output(us, own) + kernels::scalar::output(them, other);
+        scale(sum, self.output_bias)
+    }
+
+    fn payload(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(2 * (INPUTS + 3) * self.hidden + 4);
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        bytes
+    }
+
+    /// Refuses weights whose sums could overflow: a unit's bias plus its 32 largest
+    /// first-layer weights (in absolute value) must fit an `i16`, and output weights must fit
+    /// the SIMD kernel.
+    fn check_ranges(&self) -> Result<(), NetworkError> {
+        let mut largest = vec![0i32; self.hidden];
+        for column in self.feature_weights.chunks_exact(self.hidden) {
+            for (l, &w) in largest.iter_mut().zip(column) {
+                *l = (*l).max(i32::from(w).abs());
+            }
+        }
+        for (unit, (&l, &b)) in largest.iter().zip(&self.feature_bias).enumerate() {
+            if MAX_PIECES * l + i32::from(b).abs() > i32::from(i16::MAX) {
+                return Err(NetworkError::Range(format!(
+                    "unit {unit}: bias {b} and weights up to {l} could overflow 32 pieces' sum"
+                )));
+            }
+        }
+        if let Some(w) = self
+            .output_weights
+            .iter()
+            .find(|w| i32::from(**w).abs() > MAX_OUTPUT_WEIGHT)
+        {
+            return Err(NetworkError::Range(format!(
+                "output weight {w} is beyond ±{MAX_OUTPUT_WEIGHT}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
+    if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+        return Err(NetworkError::Header {
+            field: "hidden",
+            found: hidden as u32,
+            expected: format!("a multiple of 16 from 16 to {MAX_HIDDEN}"),
+        });
+    }
+    Ok(())
+}
+
+/// The output's integer sum turned into centi-soldiers (see the module documentation).
+#[inline]
+fn scale(sum: i64, bias: i32) -> i32 {
+    let value = (sum / i64::from(QA) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
+    value.clamp(-i64::from(MAX_VALUE), i64::from(MAX_VALUE)) as i32
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

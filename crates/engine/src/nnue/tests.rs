@@ -1,0 +1,216 @@
+//! The network's properties: exact incremental updates, equal SIMD and scalar kernels, and a
+//! file format that refuses every damaged file without panicking.
+
+use super::features::INPUTS;
+use super::kernels::{scalar, simd};
+use super::*;
+use crate::random::Rng;
+use xiangqi::{Move, Position};
+
+/// A network with random weights as large as the range checks allow.
+fn random_network(hidden: usize, seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut draw = |n: usize, limit: i64| {
+        (0..n)
+            .map(|_| (rng.below(2 * limit as u64 + 1) as i64 - limit) as i16)
+            .collect::<Vec<i16>>()
+    };
+    let feature_weights = draw(INPUTS * hidden, 900);
+    let feature_bias = draw(hidden, 300);
+    let output_weights = draw(2 * hidden, 127);
+    Network::from_parts(feature_weights, feature_bias, output_weights, -1234)
+        .expect("weights within range")
+}
+
+/// Plays random legal moves from the start, checking the incremental sums against fresh ones
+/// after every move and every unmake.
+#[test]
+fn incremental_sums_equal_fresh_ones() {
+    let network = random_network(32, 1);
+    let mut rng = Rng::new(2);
+    for _game in 0..20 {
+        let mut pos = Position::startpos();
+        let mut accumulators = Accumulators::new(&network, &pos, 8);
+        let mut played = Vec::new();
+        for _ply in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m: Move = moves[rng.below(moves.len() as u64) as usize];
+            accumulators.push_move(&network, &pos, m);
+            played.push((m, pos.make_move(m)));
+            let fresh = Accumulators::new(&network, &pos, 0);
+            assert_eq!(accumulators.top(), fresh.top(), "after {m}");
+            assert_eq!(
+                accumulators.evaluate(&network, pos.side_to_move()),
+                network.evaluate(&pos)
+            );
+            // Now and then take a few moves back and check again.
+            if rng.below(8) == 0 {
+                for _ in 0..rng.below(3).min(played.len() as u64) {
+                    let (m, undo) = played.pop().expect("counted");
+                    pos.unmake_move(m, undo);
+                    accumulators.pop();
+                    assert_eq!(
+                        accumulators.top(),
+                        Accumulators::new(&network, &pos, 0).top()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_null_move_keeps_the_sums_and_hands_the_move_over() {
+    let network = random_network(16, 3);
+    let mut pos = Position::startpos();
+    let mut accumulators = Accumulators::new(&network, &pos, 2);
+    let before = accumulators.top().to_vec();
+    accumulators.push_same();
+    let _undo = pos.make_null();
+    assert_eq!(accumulators.top(), before);
+    assert_eq!(
+        accumulators.evaluate(&network, pos.side_to_move()),
+        network.evaluate(&pos)
+    );
+}
+
+#[test]
+fn simd_and_scalar_kernels_agree() {
+    let mut rng = Rng::new(4);
+    for hidden in [16, 64, 1024] {
+        let mut draw = |limit: i64| {
+            (0..hidden)
+                .map(|_| (rng.below(2 * limit as u64 + 1) as i64 - limit) as i16)
+                .collect::<Vec<i16>>()
+        };
+        // Sums spread over the whole range the checks allow, so clipping happens on both
+        // sides; output weights at their limits.
+        let sums = draw(32_000);
+        let weights = draw(127);
+        let (a, b, c) = (draw(900), draw(900), draw(900));
+        assert_eq!(
+            simd::output(&sums, &weights),
+            scalar::output(&sums, &weights)
+        );
+        let saturated = vec![QA as i16; hidden];
+        let top = vec![127; hidden];
+        assert_eq!(
+            simd::output(&saturated, &top),
+            scalar::output(&saturated, &top)
+        );
+        let (mut x, mut y) = (vec![0; hidden], vec![0; hidden]);
+        simd::add_sub(&mut x, &sums, &a, &b);
+        scalar::add_sub(&mut y, &sums, &a, &b);
+        assert_eq!(x, y);
+        simd::add_sub_sub(&mut x, &sums, &a, &b, &c);
+        scalar::add_sub_sub(&mut y, &sums, &a, &b, &c);
+        assert_eq!(x, y);
+        simd::add_assign(&mut x, &a);
+        scalar::add_assign(&mut y, &a);
+        assert_eq!(x, y);
+    }
+}
+
+#[test]
+fn the_output_of_both_kernels_is_the_same_on_real_positions() {
+    let network = random_network(64, 5);
+    let mut pos = Position::startpos();
+    let mut rng = Rng::new(6);
+    for _ in 0..200 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
+        let accumulators = Accumulators::new(&network, &pos, 0);
+        let (red, black) = accumulators.top().split_at(64);
+        assert_eq!(
+            network.output(red, black),
+            network.output_scalar(red, black)
+        );
+        assert_eq!(
+            network.output(black, red),
+            network.output_scalar(black, red)
+        );
+    }
+}
+
+#[test]
+fn the_value_follows_the_documented_formula() {
+    // One unit: bias 100, output weight 2 for the side to move, 0 for the other, bias 0.
+    let mut feature_weights = vec![0; INPUTS * 16];
+    feature_weights[0] = 50; // Red's own general on a0 (never in a real game; fine here)
+    let mut output_weights = vec![0; 32];
+    output_weights[0] = 2;
+    let network =
+        Network::from_parts(feature_weights, vec![100; 16], output_weights, 0).expect("in range");
+    let sums = vec![100; 16];
+    // (100² · 2 / 255 + 0) · 400 / (255 · 64) = (78) · 400 / 16320 = 1 (toward zero)
+    assert_eq!(network.output(&sums, &sums), 78 * 400 / 16320);
+    let high = vec![255; 16];
+    // (255² · 2 / 255) · 400 / 16320 = 510 · 400 / 16320 = 12
+    assert_eq!(network.output(&high, &sums), 12);
+}
+
+#[test]
+fn a_file_round_trips() {
+    let network = random_network(32, 7);
+    let bytes = network.to_bytes();
+    assert_eq!(bytes.len(), 32 + 2 * (INPUTS * 32 + 32 + 64) + 4);
+    let read = Network::from_bytes(&bytes).expect("a written file reads");
+    assert_eq!(read, network);
+    assert_eq!(read.to_bytes(), bytes);
+}
+
+#[test]
+fn every_damaged_file_is_refused_with_a_reason() {
+    let bytes = random_network(16, 8).to_bytes();
+    for cut in [0, 7, 31, 32, 33, bytes.len() - 1] {
+        assert!(Network::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetworkError::Length { .. })
+    ));
+    // Every single flipped bit, anywhere, is caught (header fields or the checksum).
+    let mut rng = Rng::new(9);
+    for _ in 0..2000 {
+        let mut damaged = bytes.clone();
+        let at = rng.below(bytes.len() as u64) as usize;
+        damaged[at] ^= 1 << rng.below(8);
+        assert!(
+            Network::from_bytes(&damaged).is_err(),
+            "bit flipped at byte {at}"
+        );
+    }
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert_eq!(Network::from_bytes(&version), Err(NetworkError::Version(2)));
+    assert_eq!(
+        Network::from_bytes(b"hello world, this is no network"),
+        Err(NetworkError::TooShort(31))
+    );
+}
+
+#[test]
+fn weights_that_could_overflow_are_refused() {
+    let hidden = 16;
+    let mut feature_weights = vec![0; INPUTS * hidden];
+    feature_weights[5 * hidden] = 1100; // 32 × 1100 > 32767
+    assert!(matches!(
+        Network::from_parts(feature_weights, vec![0; hidden], vec![0; 2 * hidden], 0),
+        Err(NetworkError::Range(_))
+    ));
+    let mut output_weights = vec![0; 2 * hidden];
+    output_weights[3] = 128;
+    assert!(matches!(
+        Network::from_parts(vec![0; INPUTS * hidden], vec![0; hidden], output_weights, 0),
+        Err(NetworkError::Range(_))
+    ));
+    assert!(Network::from_parts(vec![0; INPUTS * 24], vec![0; 24], vec![0; 48], 0).is_err());
+}
