@@ -116,9 +116,14 @@ pub fn positions() -> Vec<(Position, Vec<Move>)> {
 }
 
 /// Searches every bench position to `depth` with one thread and a fresh 16 MiB table each,
-/// calling `each` with the position index and its node count. The time counts the searches
+/// calling `each` with the position index and its node count; with `network`, the network
+/// evaluates instead of the hand-made evaluation. The time counts the searches
 /// only, not the allocation of the tables.
-pub fn run(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
+pub fn run(
+    depth: u32,
+    network: Option<std::sync::Arc<crate::nnue::Network>>,
+    mut each: impl FnMut(usize, u64),
+) -> BenchResult {
     let mut time = Duration::ZERO;
     let mut total = 0;
     for (i, (start, moves)) in positions().into_iter().enumerate() {
@@ -127,6 +132,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
             threads: 1,
             // The bench measures the search; book moves would skip it.
             own_book: false,
+            network: network.clone(),
             ..EngineOptions::default()
         });
         let started = Instant::now();

@@ -4,9 +4,10 @@
 
 use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
+use crate::nnue::Network;
 use crate::random::Rng;
 use crate::score::INFINITE;
-use crate::search::{SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
+use crate::search::{Evaluation, SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
 use crate::strength::{self, Profile, Strength};
 use crate::time::Limits;
 use crate::tt::{HashEntry, TranspositionTable};
@@ -36,6 +37,9 @@ pub struct EngineOptions {
     /// Play a move from the opening book when it has one (games only: never while
     /// pondering, in infinite or mate analysis).
     pub own_book: bool,
+    /// The evaluation network that replaces the hand-made evaluation; `None` keeps the
+    /// hand-made one.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for EngineOptions {
@@ -48,6 +52,7 @@ impl Default for EngineOptions {
             strength: None,
             seed: None,
             own_book: true,
+            network: None,
         }
     }
 }
@@ -208,6 +213,20 @@ impl Engine {
     /// Switches the opening book on or off for the next searches.
     pub fn set_own_book(&mut self, on: bool) {
         self.options.own_book = on;
+    }
+
+    /// Evaluates with `network` in the next searches; `None` goes back to the hand-made
+    /// evaluation. A change of evaluation forgets what the hash table learned, as its scores
+    /// came from the other one (the evaluation caches notice by themselves).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let changed = match (&self.options.network, &network) {
+            (Some(old), Some(new)) => old.checksum() != new.checksum(),
+            (old, new) => old.is_some() != new.is_some(),
+        };
+        self.options.network = network;
+        if changed {
+            self.new_game();
+        }
     }
 
     /// Uses `book` as the opening book; `None` goes back to the built-in one.
@@ -490,7 +509,10 @@ fn run(
         reported_lines: options.multipv,
         move_overhead: options.move_overhead,
     };
-    let eval = &*DEFAULT_EVALUATOR;
+    let eval = Evaluation {
+        hand_made: &DEFAULT_EVALUATOR,
+        network: options.network.as_deref(),
+    };
     std::thread::scope(|scope| {
         for id in 1..threads {
             let moves = &moves;

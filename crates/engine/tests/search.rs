@@ -327,3 +327,32 @@ fn weakened_levels_know_four_plies_of_book_per_level() {
     assert!(!with_book(1).search(request.clone(), |_| {}).from_book);
     assert!(with_book(2).search(request, |_| {}).from_book);
 }
+
+/// A network that scores every position 0.
+fn flat_network() -> Arc<xiangqi_engine::nnue::Network> {
+    use xiangqi_engine::nnue::{features::INPUTS, Network};
+    Arc::new(Network::from_parts(vec![0; INPUTS * 16], vec![0; 16], vec![0; 32], 0).unwrap())
+}
+
+#[test]
+fn a_search_evaluates_with_the_network_it_is_given_and_forgets_the_other_evaluations() {
+    // A middlegame without a capture or a mate in sight at depth 4.
+    let pos = Position::from_fen(
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+    )
+    .unwrap();
+    let mut engine = engine(1, 1);
+    let hand_made = engine.search(SearchRequest::new(pos.clone(), depth(4)), |_| {});
+    assert_ne!(
+        hand_made.score, 0,
+        "the hand-made evaluation has a tempo bonus"
+    );
+    // The same engine, its evaluation cache full of hand-made values: every value must now
+    // come from the network.
+    engine.set_network(Some(flat_network()));
+    let flat = engine.search(SearchRequest::new(pos.clone(), depth(4)), |_| {});
+    assert_eq!(flat.score, 0);
+    engine.set_network(None);
+    let again = engine.search(SearchRequest::new(pos, depth(4)), |_| {});
+    assert_eq!(again.score, hand_made.score);
+}

@@ -1,5 +1,5 @@
-//! `xiangqi bench [DEPTH]`: the deterministic search benchmark; `xiangqi bench --eval` times
-//! the evaluation alone.
+//! `xiangqi bench [DEPTH]`: the deterministic search benchmark (`--nnue`: with the built-in
+//! network); `xiangqi bench --eval` times the evaluation alone.
 
 use anyhow::Result;
 use clap::Args;
@@ -13,6 +13,10 @@ pub struct BenchArgs {
     /// Time the evaluation alone instead (the depth is then ignored).
     #[arg(long)]
     eval: bool,
+    /// Search with the built-in evaluation network instead of the hand-made evaluation (its
+    /// node count is a checksum of its own).
+    #[arg(long)]
+    nnue: bool,
 }
 
 /// Rounds of `bench --eval`: about one and a half million evaluations, a fraction of a second.
@@ -34,7 +38,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let result = xiangqi_engine::bench::run(args.depth, |i, nodes| {
+    let network = args.nnue.then(xiangqi_engine::nnue::embedded);
+    let result = xiangqi_engine::bench::run(args.depth, network, |i, nodes| {
         eprintln!("position {:>2}: {nodes} nodes", i + 1);
     });
     eprintln!("time {:.3} s", result.time.as_secs_f64());

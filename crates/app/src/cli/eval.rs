@@ -1,6 +1,6 @@
 //! `xiangqi eval [--fen FEN] [--moves M…]`: both evaluations taken apart, term by term, for Red
 //! and for Black: the engine's (each term in middlegame and endgame values, and blended by the
-//! position's phase) and the laboratory's simple one.
+//! position's phase) and the laboratory's simple one; then the built-in network's total.
 //!
 //! Each table row is a term's name and its numbers, separated by spaces; the lines after a
 //! table say how the terms combine, ending with the total, which is exactly what the engine's
@@ -32,6 +32,17 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     engine_terms(&pos)?;
     outln!();
     simple_terms(&pos)?;
+    outln!();
+    let network = xiangqi_engine::nnue::embedded();
+    outln!(
+        "network evaluation (built in, {} units a side; a network has no terms)",
+        network.hidden()
+    );
+    outln!(
+        "network total for the side to move ({}): {}",
+        pos.side_to_move(),
+        network.evaluate(&pos)
+    );
     Ok(())
 }
 

@@ -14,6 +14,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
+use xiangqi_engine::nnue::{self, Network};
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::strength::{self, Strength};
 use xiangqi_engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
@@ -64,6 +65,9 @@ pub struct Session {
     level: u8,
     limit_strength: bool,
     elo: i32,
+    /// The network `EvalFile` chose, and the name it was chosen by (`<embedded>` for the
+    /// built-in one); the engine evaluates with it while `Use NNUE` is on.
+    network: (Arc<Network>, String),
     /// The last `go perft`, which may still be counting on its own thread.
     perft: Option<PerftJob>,
 }
@@ -93,6 +97,7 @@ impl Session {
             level: strength::MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
+            network: (nnue::embedded(), nnue::EMBEDDED_NAME.to_owned()),
             perft: None,
         }
     }
@@ -226,8 +231,13 @@ impl Session {
                 }
             }
             Command::Eval => {
-                let score = xiangqi_engine::tuning::DEFAULT_EVALUATOR.evaluate(&self.root());
-                self.say(&format!("info string eval {score} (side to move)"));
+                let root = self.root();
+                let score = xiangqi_engine::tuning::DEFAULT_EVALUATOR.evaluate(&root);
+                let network = self.network.0.evaluate(&root);
+                self.say(&format!(
+                    "info string eval {score} (side to move); network {network} ({})",
+                    self.network.1
+                ));
             }
             Command::Quit => {
                 self.shut_down();
@@ -286,6 +296,8 @@ impl Session {
             Opt::LimitStrength => self.limit_strength.to_string(),
             Opt::Elo => self.elo.to_string(),
             Opt::UseMillisec => millis.to_string(),
+            Opt::UseNnue => o.network.is_some().to_string(),
+            Opt::EvalFile => self.network.1.clone(),
         }
     }
 
@@ -342,6 +354,11 @@ impl Session {
             }
             (Opt::OwnBook, Value::Flag(on)) => self.engine.set_own_book(on),
             (Opt::BookFile, Value::Text(path)) => self.set_book_file(&path),
+            (Opt::UseNnue, Value::Flag(on)) => {
+                let network = on.then(|| Arc::clone(&self.network.0));
+                self.engine.set_network(network);
+            }
+            (Opt::EvalFile, Value::Text(path)) => self.set_eval_file(&path),
             // Pondering is asked for by `go ponder`; and `Spec::read` gives each option only
             // values of its own kind.
             _ => {}
@@ -362,6 +379,30 @@ impl Session {
                 self.say(&format!("info string book {path} loaded ({moves} moves)"));
             }
             Err(e) => self.complain(&format!("{e}; the book is unchanged")),
+        }
+    }
+
+    /// Loads the network file named by `path`; empty or `<embedded>` means the built-in
+    /// network. A bad file leaves the current network in place.
+    fn set_eval_file(&mut self, path: &str) {
+        let loaded = if path.is_empty() || path == "<empty>" || path == nnue::EMBEDDED_NAME {
+            Ok((nnue::embedded(), nnue::EMBEDDED_NAME.to_owned()))
+        } else {
+            Network::load(Path::new(path)).map(|n| (Arc::new(n), path.to_owned()))
+        };
+        match loaded {
+            Ok((network, name)) => {
+                let units = network.hidden();
+                self.network = (network, name);
+                if self.engine.options().network.is_some() {
+                    self.engine.set_network(Some(Arc::clone(&self.network.0)));
+                }
+                self.say(&format!(
+                    "info string network {} loaded ({units} units a side)",
+                    self.network.1
+                ));
+            }
+            Err(e) => self.complain(&format!("{e}; the network is unchanged")),
         }
     }
 

@@ -38,6 +38,10 @@ pub enum Opt {
     Elo,
     /// UCCI: times in milliseconds instead of seconds.
     UseMillisec,
+    /// Evaluate with the network instead of the hand-made evaluation.
+    UseNnue,
+    /// The network file; `<embedded>` (or empty) for the one built in.
+    EvalFile,
 }
 
 /// What kind of value an option takes.
@@ -78,7 +82,7 @@ const fn spin(min: i64, max: i64) -> Kind {
 }
 
 /// Every option, in the order they are announced.
-pub const OPTIONS: [Spec; 14] = [
+pub const OPTIONS: [Spec; 16] = [
     Spec {
         opt: Opt::UseMillisec,
         uci: None,
@@ -163,11 +167,23 @@ pub const OPTIONS: [Spec; 14] = [
         ucci: None,
         kind: spin(MIN_ELO as i64, MAX_ELO as i64),
     },
+    Spec {
+        opt: Opt::UseNnue,
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
+        kind: Kind::Check,
+    },
+    Spec {
+        opt: Opt::EvalFile,
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
+        kind: Kind::Text,
+    },
 ];
 
 /// Options GUIs send that this engine accepts and has no use for (Fairy-Stockfish and UCCI
 /// GUIs set them routinely; a complaint about each would be noise).
-pub const IGNORED: [&str; 5] = ["batch", "debug", "idle", "promotion", "evalfile"];
+pub const IGNORED: [&str; 4] = ["batch", "debug", "idle", "promotion"];
 
 /// A `setoption` value, read according to its option's kind.
 #[derive(Clone, Debug, PartialEq, Eq)]

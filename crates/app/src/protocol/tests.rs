@@ -571,3 +571,58 @@ fn go_byoyomi_alone_is_a_clock_and_gets_an_answer() {
     s.handle_line("go btime 0 wtime 0 byoyomi 300");
     out.wait_for("bestmove");
 }
+
+#[test]
+fn the_network_options_are_listed_and_load_only_good_files() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    out.wait_for("uciok");
+    assert!(out
+        .text()
+        .contains("option name Use NNUE type check default false\n"));
+    assert!(out
+        .text()
+        .contains("option name EvalFile type string default <embedded>\n"));
+    let dir = std::env::temp_dir().join(format!("xq-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.nnue");
+    s.handle_line(&format!(
+        "setoption name EvalFile value {}",
+        missing.display()
+    ));
+    out.wait_for("info string cannot read");
+    assert!(out.text().contains("the network is unchanged"));
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(&garbage, b"XQNNUE\r\n but nothing else of a network").unwrap();
+    s.handle_line(&format!(
+        "setoption name EvalFile value {}",
+        garbage.display()
+    ));
+    out.wait_for("info string network file");
+    assert!(out.text().contains("the network is unchanged"));
+    // A network that counts chariots on the back rank's a-file point, as the side to move sees
+    // the board: its own there is worth 1.0 × 400, the opponent's −400.
+    let hidden = 16;
+    let mut weights = vec![0i16; xiangqi_engine::nnue::features::INPUTS * hidden];
+    weights[(4 * 90) * hidden] = 255; // an own chariot on the own a-file corner, unit 0
+    weights[(11 * 90 + 81) * hidden + 1] = 255; // the opponent's on the far corner, unit 1
+    let mut output = vec![0i16; 2 * hidden];
+    output[0] = 64;
+    output[1] = -64;
+    let network =
+        xiangqi_engine::nnue::Network::from_parts(weights, vec![0; hidden], output, 0).unwrap();
+    let file = dir.join("chariot.nnue");
+    std::fs::write(&file, network.to_bytes()).unwrap();
+    s.handle_line(&format!("setoption name EvalFile value {}", file.display()));
+    out.wait_for("info string network /");
+    assert!(out.text().contains("loaded (16 units a side)"));
+    s.handle_line("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w");
+    s.handle_line("eval");
+    let line = out.wait_for("info string eval");
+    assert!(line.contains("; network 400 ("), "{line}");
+    s.handle_line("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 b");
+    s.handle_line("eval");
+    out.wait_for("info string eval");
+    assert!(out.text().contains("; network -400 ("), "{}", out.text());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

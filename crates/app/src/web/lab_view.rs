@@ -165,13 +165,24 @@ pub struct Evaluated {
     phase: Option<[i32; 4]>,
 }
 
-/// Both evaluations of a position.
+/// The network's evaluation: a single number, as a network has no terms.
+#[derive(Serialize)]
+pub struct NetworkView {
+    /// The value for the side to move, in centi-soldiers.
+    total: i32,
+    /// Units of its first layer, per side.
+    units: usize,
+}
+
+/// The evaluations of a position: the engine's hand-made one and the simple one taken apart,
+/// and the network's total beside them.
 #[derive(Serialize)]
 pub struct EvalView {
     fen: String,
     turn: &'static str,
     engine: Evaluated,
     simple: Evaluated,
+    network: NetworkView,
 }
 
 fn for_side_to_move(pos: &Position, red: i32) -> i32 {
@@ -195,8 +206,10 @@ fn summed(terms: Vec<TermView>, total: i32, phase: Option<[i32; 4]>) -> Evaluate
 }
 
 /// Every term of the engine's evaluation (blended by the phase, unrounded, as `xiangqi eval`
-/// prints them) and of the simple one, for Red and for Black.
+/// prints them) and of the simple one, for Red and for Black, and the built-in network's
+/// total.
 pub fn eval(pos: &Position) -> EvalView {
+    let network = xiangqi_engine::nnue::embedded();
     let breakdown = DEFAULT_EVALUATOR.breakdown(pos);
     let round = |x: f64| (x * 10.0).round() / 10.0;
     let terms = breakdown
@@ -244,5 +257,9 @@ pub fn eval(pos: &Position) -> EvalView {
         turn: pos.side_to_move().name(),
         engine,
         simple,
+        network: NetworkView {
+            total: network.evaluate(pos),
+            units: network.hidden(),
+        },
     }
 }

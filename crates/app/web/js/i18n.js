@@ -42,7 +42,8 @@ const TEXT = {
     labTreeStats: (nodes, cuts, v) => `${nodes} 个节点，${cuts} 次截断，根分值 ${v}`,
     labTruncated: (n) => `只记录了前 ${n} 个节点`, labAfter: (line) => `走 ${line} 之后`, labRoot: '根局面',
     labEngineTotal: (phase, full, scale, tempo, total) => `阶段 ${phase}/${full}，缩放 ${scale}/64，先手 ${tempo}：走棋方总分 ${total}`,
-    labSimpleTotal: (total) => `走棋方总分 ${total}`, labMinimal: (d, n) => `深度 ${d} 的最小树（Knuth–Moore）：${n} 个叶子`,
+    labSimpleTotal: (total) => `走棋方总分 ${total}`,
+    labNetworkTotal: (units, total) => `神经网络评估（内置网络，每方 ${units} 个单元；网络没有分项）：走棋方总分 ${total}`, labMinimal: (d, n) => `深度 ${d} 的最小树（Knuth–Moore）：${n} 个叶子`,
     labPickOne: '请至少选一个算法', labRunning: '搜索中…', labSum: '合计', labUnfinished: '未完成',
     labTerm: '项', labDiff: '红−黑', lab: '搜索实验室',
     codes: {
@@ -132,7 +133,8 @@ const TEXT = {
     labTreeStats: (nodes, cuts, v) => `${nodes} nodes, ${cuts} cutoffs, root value ${v}`,
     labTruncated: (n) => `only the first ${n} nodes recorded`, labAfter: (line) => `after ${line}`, labRoot: 'the root position',
     labEngineTotal: (phase, full, scale, tempo, total) => `phase ${phase}/${full}, scale ${scale}/64, tempo ${tempo}: total for the side to move ${total}`,
-    labSimpleTotal: (total) => `total for the side to move ${total}`, labMinimal: (d, n) => `Knuth and Moore's minimal tree at depth ${d}: ${n} leaves`,
+    labSimpleTotal: (total) => `total for the side to move ${total}`,
+    labNetworkTotal: (units, total) => `the network (built in, ${units} units a side; a network has no terms): total for the side to move ${total}`, labMinimal: (d, n) => `Knuth and Moore's minimal tree at depth ${d}: ${n} leaves`,
     labPickOne: 'Choose at least one algorithm', labRunning: 'Searching…', labSum: 'sum', labUnfinished: 'unfinished',
     labTerm: 'term', labDiff: 'red−black', lab: 'Search lab',
     codes: {

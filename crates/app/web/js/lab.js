@@ -125,6 +125,7 @@ async function loadEval(fen) {
     const view = await request('POST', '/api/lab/eval', { fen });
     drawEval($('lab-eval-engine'), t('labEvalEngine'), view.engine);
     drawEval($('lab-eval-simple'), t('labEvalSimple'), view.simple);
+    $('lab-eval-network').textContent = t('labNetworkTotal', view.network.units, view.network.total);
   } catch (e) {
     failed(e);
   }

@@ -59,5 +59,21 @@ pub const MAX_HIDDEN: usize = 1024;
 /// The evaluation never leaves `±MAX_VALUE`, well inside the search's non-mate scores.
 pub const MAX_VALUE: i32 = 20_000;
 
+/// The name the `EvalFile` option gives the network built into the program.
+pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// The network built into the program (`crates/engine/nets/default.nnue`).
+static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The network built into the program, read once.
+pub fn embedded() -> std::sync::Arc<Network> {
+    static NETWORK: std::sync::LazyLock<std::sync::Arc<Network>> =
+        std::sync::LazyLock::new(|| match Network::from_bytes(EMBEDDED) {
+            Ok(network) => std::sync::Arc::new(network),
+            Err(e) => unreachable!("the embedded network is checked by a test: {e}"),
+        });
+    std::sync::Arc::clone(&NETWORK)
+}
+
 #[cfg(test)]
 mod tests;

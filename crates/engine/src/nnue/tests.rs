@@ -214,3 +214,27 @@ fn weights_that_could_overflow_are_refused() {
     ));
     assert!(Network::from_parts(vec![0; INPUTS * 24], vec![0; 24], vec![0; 48], 0).is_err());
 }
+
+#[test]
+fn a_network_that_counts_one_chariot() {
+    let hidden = 16;
+    let mut weights = vec![0i16; INPUTS * hidden];
+    weights[(4 * 90) * hidden] = 255; // an own chariot on the own a-file corner, unit 0
+    weights[(11 * 90 + 81) * hidden + 1] = 255; // the opponent's on the far corner, unit 1
+    let mut output = vec![0i16; 2 * hidden];
+    output[0] = 64;
+    output[1] = -64;
+    let network = Network::from_parts(weights, vec![0; hidden], output, 0).unwrap();
+    let red = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+    let black = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1").unwrap();
+    assert_eq!(network.evaluate(&red), 400);
+    assert_eq!(network.evaluate(&black), -400);
+}
+
+#[test]
+fn the_embedded_network_loads_and_evaluates_within_bounds() {
+    let network = embedded();
+    assert_eq!(Network::from_bytes(EMBEDDED).expect("it loads"), *network);
+    let value = network.evaluate(&Position::startpos());
+    assert!(value.abs() < 200, "the start is about level: {value}");
+}

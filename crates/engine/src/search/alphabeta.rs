@@ -448,9 +448,16 @@ impl Worker<'_> {
         if let Some(score) = self.eval_cache.get(key) {
             return score;
         }
-        let material = self.current_material();
-        debug_assert_eq!(material, self.eval.material(&self.pos));
-        let score = self.eval.evaluate_with(&self.pos, material);
+        let score = match &self.nnue {
+            Some((network, accumulators)) => {
+                accumulators.evaluate(network, self.pos.side_to_move())
+            }
+            None => {
+                let material = self.current_material();
+                debug_assert_eq!(material, self.eval.material(&self.pos));
+                self.eval.evaluate_with(&self.pos, material)
+            }
+        };
         self.eval_cache.put(key, score);
         score
     }

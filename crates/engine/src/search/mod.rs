@@ -7,6 +7,7 @@ mod repetition;
 
 use crate::eval::{Evaluator, Material};
 use crate::history::{History, PieceTo};
+use crate::nnue::{Accumulators, Network};
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
 use crate::time::{Limits, TimeManager};
@@ -51,6 +52,23 @@ struct PlyRecord {
     null: bool,
 }
 
+/// The evaluation a search uses: the hand-made one, or a network when one is given.
+#[derive(Clone, Copy)]
+pub struct Evaluation<'a> {
+    /// The hand-made evaluation.
+    pub hand_made: &'a Evaluator,
+    /// The network that replaces it, if any.
+    pub network: Option<&'a Network>,
+}
+
+impl Evaluation<'_> {
+    /// Tells evaluations apart: 0 for the hand-made one (the engine's searches all use the
+    /// default weights), a network's checksum otherwise.
+    fn id(&self) -> u64 {
+        self.network.map_or(0, |n| n.checksum() | 1)
+    }
+}
+
 /// What a search thread keeps from one search to the next: its move-ordering statistics and
 /// the evaluations it worked out. Both are megabytes, so they are written in full once when
 /// made (rather than page by page during a search) and then reused.
@@ -59,9 +77,11 @@ pub struct ThreadMemory {
     /// Quiet-move statistics; the positions of a game's next move are much like the last's.
     pub history: History,
     /// Evaluations by position key. An evaluation depends on the position alone, so entries
-    /// stay true from one search to the next, as long as every search uses the same
-    /// evaluator (the engine's searches all use the default one).
+    /// stay true from one search to the next, as long as the searches use the same
+    /// evaluation ([`Evaluation::id`], checked by [`Worker::new`]).
     eval_cache: EvalCache,
+    /// The [`Evaluation::id`] of the evaluations in `eval_cache`.
+    eval_id: u64,
 }
 
 impl ThreadMemory {
@@ -142,6 +162,10 @@ pub struct Worker<'a> {
     shared: &'a Shared,
     tt: &'a TranspositionTable,
     eval: &'a Evaluator,
+    /// The network and the first-layer sums of the search path, when a network evaluates.
+    nnue: Option<(&'a Network, Accumulators)>,
+    /// See [`ThreadMemory::eval_id`].
+    eval_id: u64,
     pos: Position,
     /// Keys of every position of the game and the search path; the last is the current one.
     keys: Vec<u64>,
@@ -181,13 +205,13 @@ impl<'a> Worker<'a> {
         id: usize,
         shared: &'a Shared,
         tt: &'a TranspositionTable,
-        eval: &'a Evaluator,
+        eval: Evaluation<'a>,
         start: &Position,
         moves: &[Move],
         root: &[Move],
         limits: Limits,
         config: SearchConfig,
-        memory: ThreadMemory,
+        mut memory: ThreadMemory,
     ) -> Worker<'a> {
         let mut pos = start.clone();
         let mut keys = Vec::with_capacity(moves.len() + MAX_PLY + 2);
@@ -205,12 +229,20 @@ impl<'a> Worker<'a> {
         }
         let time = (id == 0).then(|| TimeManager::new(&limits, config.move_overhead));
         let mut material = Vec::with_capacity(MAX_PLY + 4);
-        material.push(eval.material(&pos));
+        material.push(eval.hand_made.material(&pos));
+        if memory.eval_id != eval.id() {
+            memory.eval_cache = EvalCache::default();
+        }
+        let nnue = eval
+            .network
+            .map(|network| (network, Accumulators::new(network, &pos, MAX_PLY + 4)));
         Worker {
             id,
             shared,
             tt,
-            eval,
+            eval: eval.hand_made,
+            nnue,
+            eval_id: eval.id(),
             pos,
             keys,
             line,
@@ -382,6 +414,9 @@ impl<'a> Worker<'a> {
         let material = self.current_material();
         self.material
             .push(self.eval.material_after(&self.pos, m, material));
+        if let Some((network, accumulators)) = &mut self.nnue {
+            accumulators.push_move(network, &self.pos, m);
+        }
         let undo = self.pos.make_move(m);
         let check = self.pos.in_check_after(m);
         self.line.push(PlyRecord {
@@ -399,6 +434,9 @@ impl<'a> Worker<'a> {
         let record = self.line.pop().expect("unmake after make");
         self.keys.pop();
         self.material.pop();
+        if let Some((_, accumulators)) = &mut self.nnue {
+            accumulators.pop();
+        }
         if record.null {
             self.pos.unmake_null(record.undo);
         } else {
@@ -409,6 +447,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make_null(&mut self) {
         self.material.push(self.current_material());
+        if let Some((_, accumulators)) = &mut self.nnue {
+            accumulators.push_same();
+        }
         let undo = self.pos.make_null();
         self.line.push(PlyRecord {
             mv: Move::NONE,
@@ -476,6 +517,7 @@ impl<'a> Worker<'a> {
         ThreadMemory {
             history: self.history,
             eval_cache: self.eval_cache,
+            eval_id: self.eval_id,
         }
     }
 
