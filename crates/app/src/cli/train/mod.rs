@@ -308,6 +308,10 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
     let train_targets = trainer::targets(&train, k, args.lambda);
     let validation_targets = trainer::targets(&validation, k, args.lambda);
     let boards = quantized_positions(&validation_files, &validation_targets)?;
+    eprintln!(
+        "validation loss of the search's own scores, for reference: {:.6}",
+        trainer::score_loss(&validation, &validation_targets, k)
+    );
     writeln!(stdout, "epoch train_loss val_loss val_loss_int seconds")?;
     let mut progress = progress::Progress::new(
         std::io::stderr().is_terminal(),

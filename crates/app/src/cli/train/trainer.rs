@@ -184,6 +184,18 @@ pub fn validation_loss(
     sums.iter().map(|(_, s)| s).sum::<f64>() / data.len().max(1) as f64
 }
 
+/// The loss of the data's own search scores as predictions, `sigmoid(K · score)`: a reference
+/// for the network's (with `λ` = 1 it is 0, as the target is then the prediction).
+pub fn score_loss(data: &Positions, targets: &[f32], k: f64) -> f64 {
+    let sum: f64 = (0..data.len())
+        .map(|i| {
+            let p = sigmoid((k * f64::from(data.score(i))) as f32);
+            f64::from((p - targets[i]) * (p - targets[i]))
+        })
+        .sum();
+    sum / data.len().max(1) as f64
+}
+
 /// The integer network's mean loss on `positions` (each with its target): the engine's own
 /// evaluation, in centi-soldiers, through `sigmoid(K · eval)`.
 pub fn quantized_loss(
