@@ -43,6 +43,8 @@ enum Command {
     Datagen(cli::datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel tuning) on `datagen` data.
     Tune(cli::tune::TuneArgs),
+    /// Train an evaluation network on `datagen --dir` sample chunks; writes a network file.
+    Train(cli::train::TrainArgs),
     /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
     Match(cli::matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => cli::matches::run(&a),
         Some(Command::Datagen(a)) => cli::datagen::run(&a),
         Some(Command::Tune(a)) => cli::tune::run(&a),
+        Some(Command::Train(a)) => cli::train::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

@@ -524,6 +524,62 @@ fn datagen_then_tune() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `datagen --dir` makes a few chunks and `train` turns them into a network file the engine
+/// loads; stdout is a header and one line per epoch; a bad option is a one-line error.
+#[test]
+fn datagen_then_train() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-train-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let chunks = dir.join("chunks");
+    let net = dir.join("first.nnue");
+    let (chunks_arg, net_arg) = (chunks.to_str().unwrap(), net.to_str().unwrap());
+    let gen = [
+        "datagen",
+        "--dir",
+        chunks_arg,
+        "--chunks",
+        "3",
+        "--chunk-games",
+        "2",
+    ];
+    let o = xiangqi(&[&gen[..], &["--nodes", "300", "--max-plies", "80"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let train = [
+        "train", "--data", chunks_arg, "--hidden", "16", "--batch", "64",
+    ];
+    let o = xiangqi(&[&train[..], &["--epochs", "2", "--out", net_arg]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "epoch train_loss val_loss val_loss_int seconds");
+    assert_eq!(lines.len(), 3, "{text}");
+    for (i, line) in lines[1..].iter().enumerate() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert_eq!(fields[0], (i + 1).to_string());
+        assert!(
+            fields[1..].iter().all(|f| f.parse::<f64>().is_ok()),
+            "{line}"
+        );
+    }
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("K = ") && err.contains("wrote"), "{err}");
+    let bytes = std::fs::read(&net).unwrap();
+    let network = xiangqi_engine::nnue::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(network.hidden(), 16);
+    let o = xiangqi(&[
+        "train", "--data", chunks_arg, "--hidden", "20", "--out", net_arg,
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--hidden 20") && err.contains("multiple of 16"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The first table of `xiangqi lab`, checked for its header and split into columns.
 fn lab_rows(o: &Output) -> Vec<Vec<String>> {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -27,6 +27,7 @@ pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod status;
+pub mod train;
 pub mod tune;
 
 use anyhow::{bail, Context, Result};

@@ -1,0 +1,206 @@
+//! The checkpoint: everything a stopped training needs to go on as if it had not stopped (the
+//! float weights, Adam's moments and step count, the epochs done, and the settings they were
+//! made with). The random generator needs no saving: the initial weights come from the seed and
+//! each epoch's order from the seed and the epoch's number.
+//!
+//! ```text
+//! offset size  (all integers little-endian)
+//!  0      8    magic: "XQTRAIN\n"
+//!  8      4    version: u32, 1
+//! 12      4    L: u32, the length of the settings text
+//! 16      L    the settings: UTF-8 `key=value` lines (see `super::settings_text`)
+//!  …      8    epochs done: u64
+//!  …      8    Adam steps: u64
+//!  …      8    N: u64, the number of parameters
+//!  …     4N    parameters, f32, in the model's layout
+//!  …     4N    Adam's first moments, f32
+//!  …     4N    Adam's second moments, f32
+//!  …      8    checksum: u64, FNV-1a of every byte before it
+//! ```
+
+use super::adam::Adam;
+use super::model::Model;
+use super::trainer::State;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"XQTRAIN\n";
+const VERSION: u32 = 1;
+
+/// The checkpoint's bytes.
+pub fn encode(settings: &str, state: &State) -> Vec<u8> {
+    let params = state.model.params();
+    let mut bytes = Vec::with_capacity(64 + settings.len() + 12 * params.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(settings.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(settings.as_bytes());
+    bytes.extend_from_slice(&(state.epochs_done as u64).to_le_bytes());
+    bytes.extend_from_slice(&state.adam.steps.to_le_bytes());
+    bytes.extend_from_slice(&(params.len() as u64).to_le_bytes());
+    for values in [params, &state.adam.m, &state.adam.v] {
+        for x in values {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let checksum = fnv1a(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
+/// Reads a checkpoint's bytes: its settings text and the state, for a network of `hidden`
+/// units.
+pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        bail!("not a training checkpoint (it does not start with \"XQTRAIN\")");
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let found = fnv1a(body);
+    if found.to_le_bytes() != tail {
+        bail!("the checkpoint is corrupt (its checksum does not match)");
+    }
+    let mut reader = Reader { bytes: body, at: 8 };
+    let version = reader.u32()?;
+    if version != VERSION {
+        bail!("checkpoint version {version}; this build reads version {VERSION}");
+    }
+    let len = reader.u32()? as usize;
+    let settings = String::from_utf8(reader.take(len)?.to_vec())
+        .context("the checkpoint's settings are not text")?;
+    let epochs_done = reader.u64()? as usize;
+    let steps = reader.u64()?;
+    let n = reader.u64()? as usize;
+    if n != Model::size(hidden) {
+        bail!(
+            "the checkpoint holds {n} parameters; a network of {hidden} units has {}",
+            Model::size(hidden)
+        );
+    }
+    let mut floats = || -> Result<Vec<f32>> {
+        Ok(reader
+            .take(4 * n)?
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    };
+    let params = floats()?;
+    let m = floats()?;
+    let v = floats()?;
+    if reader.at != body.len() {
+        bail!(
+            "the checkpoint has {} bytes too many",
+            body.len() - reader.at
+        );
+    }
+    let model = Model::from_params(hidden, params).context("parameter count")?;
+    let state = State {
+        model,
+        adam: Adam { m, v, steps },
+        epochs_done,
+    };
+    Ok((settings, state))
+}
+
+/// Writes the checkpoint to `path` through a temporary file renamed over it, so a kill while
+/// writing leaves the previous checkpoint whole.
+pub fn save(path: &Path, settings: &str, state: &State) -> Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = std::path::PathBuf::from(temporary);
+    std::fs::write(&temporary, encode(settings, state))
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| {
+        format!(
+            "cannot rename {} to {}",
+            temporary.display(),
+            path.display()
+        )
+    })
+}
+
+/// Reads the checkpoint at `path` (see [`decode`]).
+pub fn load(path: &Path, hidden: usize) -> Result<(String, State)> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+    decode(&bytes, hidden).with_context(|| format!("checkpoint {}", path.display()))
+}
+
+/// Reads the fields in order, failing (not panicking) at the end of the bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            bail!("the checkpoint is truncated at byte {}", self.bytes.len());
+        };
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(b))
+    }
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::train::trainer::Settings;
+
+    fn state() -> State {
+        let settings = Settings {
+            hidden: 16,
+            epochs: 2,
+            batch: 64,
+            lr: 0.001,
+            lambda: 0.5,
+            k: 0.004,
+            seed: 3,
+            threads: 1,
+        };
+        let mut state = State::new(&settings);
+        state.adam.steps = 7;
+        state.adam.m[5] = 0.25;
+        state.adam.v[9] = 1.5;
+        state.epochs_done = 1;
+        state
+    }
+
+    #[test]
+    fn a_checkpoint_round_trips_and_damage_is_refused() {
+        let state = state();
+        let bytes = encode("hidden=16\n", &state);
+        let (text, read) = decode(&bytes, 16).unwrap();
+        assert_eq!(text, "hidden=16\n");
+        assert_eq!(read, state);
+        let mut broken = bytes.clone();
+        broken[100] ^= 1;
+        assert!(decode(&broken, 16)
+            .unwrap_err()
+            .to_string()
+            .contains("corrupt"));
+        assert!(decode(&bytes[..10], 16).is_err());
+        assert!(decode(b"hello world, not a checkpoint", 16).is_err());
+        let err = decode(&bytes, 32).unwrap_err().to_string();
+        assert!(err.contains("parameters"), "{err}");
+    }
+}

@@ -1,0 +1,331 @@
+//! The network in floating point: its parameters, the forward pass, the backward pass (the
+//! gradient of one position's loss) and the export to the engine's integers.
+//!
+//! For each side `s`, `a_s = bias + Σ W[input]` over `s`'s inputs (one per piece), the
+//! activation is SCReLU `h = clamp(a, 0, 1)²`, and the output for the side to move is
+//! `y = h_us · out[..H] + h_them · out[H..] + out_bias`, worth `y × SCALE` centi-soldiers. The
+//! loss of a position is `(sigmoid(K · SCALE · y) − target)²`.
+
+use xiangqi_engine::nnue::features::INPUTS;
+use xiangqi_engine::nnue::{Network, QA, QB, SCALE};
+use xiangqi_engine::random::Rng;
+
+/// Every weight and bias (of both layers) is kept within `±CLIP` after each step, so that the
+/// export is exact: `32 × round(1.98 × QA) + round(1.98 × QA)` = 16,665 fits an `i16` sum, and
+/// `round(1.98 × QB)` = 127 is the largest output weight the engine's kernel takes.
+pub const CLIP: f32 = 1.98;
+/// The output bias's bound: far beyond any useful value, but it keeps `round(b × QA × QB)`
+/// within an `i32`.
+pub const OUTPUT_BIAS_CLIP: f32 = 100.0;
+
+/// The float network: all parameters in one vector (so the optimiser sees a flat list), in the
+/// order first-layer weights (`INPUTS × H`, input by input), first-layer biases (`H`), output
+/// weights (`2 × H`, the side to move's units first), output bias (1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    hidden: usize,
+    params: Vec<f32>,
+}
+
+/// A gradient in the layout of [`Model`]'s parameters, with a flag per input telling which
+/// first-layer columns hold anything (the rest are zero): a batch touches few of them per
+/// position, so summing and clearing skip the others.
+#[derive(Clone, Debug)]
+pub struct Gradient {
+    hidden: usize,
+    /// In the layout of [`Model::params`].
+    pub values: Vec<f32>,
+    /// `touched[i]`: column `i` of the first layer may be non-zero.
+    pub touched: Vec<bool>,
+}
+
+/// Working memory for one position's passes (so the hot loop allocates nothing).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+}
+
+impl Scratch {
+    /// Room for a network of `hidden` units.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            us: vec![0.0; hidden],
+            them: vec![0.0; hidden],
+        }
+    }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Model {
+    /// A network of `hidden` units with random weights from `seed`: first-layer weights
+    /// uniform in ±0.1 (about 16 pieces put a unit's sum at a spread of 0.4 around its bias,
+    /// across SCReLU's bend), biases 0, output weights uniform in ±1/√(2H) (an output near 0
+    /// to start with).
+    pub fn new(hidden: usize, seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |half: f32| ((rng.unit() * 2.0 - 1.0) as f32) * half;
+        let mut params = vec![0.0; Model::size(hidden)];
+        for w in &mut params[..INPUTS * hidden] {
+            *w = uniform(0.1);
+        }
+        let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        let start = (INPUTS + 1) * hidden;
+        for w in &mut params[start..start + 2 * hidden] {
+            *w = uniform(out);
+        }
+        Model { hidden, params }
+    }
+
+    /// A model with the given parameters (in the layout of [`Model::params`]), or `None` when
+    /// their number does not fit `hidden`.
+    pub fn from_params(hidden: usize, params: Vec<f32>) -> Option<Model> {
+        (params.len() == Model::size(hidden)).then_some(Model { hidden, params })
+    }
+
+    /// Parameters of a network of `hidden` units.
+    pub fn size(hidden: usize) -> usize {
+        (INPUTS + 3) * hidden + 1
+    }
+
+    /// Units in the first layer.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// All parameters (see [`Model`] for the layout).
+    pub fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    /// All parameters, to be changed by the optimiser (which must then [`Model::clip`]).
+    pub fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// The bound of parameter `i` (see [`CLIP`]).
+    #[inline]
+    pub fn bound(&self, i: usize) -> f32 {
+        if i + 1 == self.params.len() {
+            OUTPUT_BIAS_CLIP
+        } else {
+            CLIP
+        }
+    }
+
+    /// Brings every parameter within its bound.
+    pub fn clip(&mut self) {
+        let n = self.params.len();
+        for w in &mut self.params[..n - 1] {
+            *w = w.clamp(-CLIP, CLIP);
+        }
+        self.params[n - 1] = self.params[n - 1].clamp(-OUTPUT_BIAS_CLIP, OUTPUT_BIAS_CLIP);
+    }
+
+    fn column(&self, input: usize) -> &[f32] {
+        &self.params[input * self.hidden..(input + 1) * self.hidden]
+    }
+
+    fn bias(&self) -> &[f32] {
+        &self.params[INPUTS * self.hidden..(INPUTS + 1) * self.hidden]
+    }
+
+    fn output_weights(&self) -> &[f32] {
+        let start = (INPUTS + 1) * self.hidden;
+        &self.params[start..start + 2 * self.hidden]
+    }
+
+    fn output_bias(&self) -> f32 {
+        self.params[self.params.len() - 1]
+    }
+
+    /// The first-layer sums of one side: the bias plus the columns of its inputs.
+    fn accumulate(&self, inputs: &[u16], sums: &mut [f32]) {
+        sums.copy_from_slice(self.bias());
+        for &input in inputs {
+            for (s, w) in sums.iter_mut().zip(self.column(usize::from(input))) {
+                *s += w;
+            }
+        }
+    }
+
+    /// The output `y` for the side to move, whose inputs are `us` (the other side's `them`);
+    /// leaves the first-layer sums in `scratch`.
+    pub fn forward(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
+        self.accumulate(us, &mut scratch.us);
+        self.accumulate(them, &mut scratch.them);
+        let (own, other) = self.output_weights().split_at(self.hidden);
+        let mut y = self.output_bias();
+        for (a, w) in scratch.us.iter().zip(own) {
+            y += screlu(*a) * w;
+        }
+        for (a, w) in scratch.them.iter().zip(other) {
+            y += screlu(*a) * w;
+        }
+        y
+    }
+
+    /// The evaluation in centi-soldiers for the side to move.
+    pub fn evaluate(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
+        self.forward(us, them, scratch) * SCALE as f32
+    }
+
+    /// One position's loss `(sigmoid(k_scale · y) − target)²`, where `k_scale` is `K × SCALE`.
+    pub fn loss(
+        &self,
+        us: &[u16],
+        them: &[u16],
+        target: f32,
+        k_scale: f32,
+        scratch: &mut Scratch,
+    ) -> f32 {
+        let p = sigmoid(k_scale * self.forward(us, them, scratch));
+        (p - target) * (p - target)
+    }
+
+    /// Adds the gradient of one position's loss (as [`Model::loss`]) to `grad` and returns the
+    /// loss. Only the columns of the position's inputs receive anything.
+    pub fn backward(
+        &self,
+        us: &[u16],
+        them: &[u16],
+        target: f32,
+        k_scale: f32,
+        scratch: &mut Scratch,
+        grad: &mut Gradient,
+    ) -> f32 {
+        let y = self.forward(us, them, scratch);
+        let p = sigmoid(k_scale * y);
+        let miss = p - target;
+        // d/dy (σ(k y) − t)² = 2 (σ − t) σ (1 − σ) k
+        let g = 2.0 * miss * p * (1.0 - p) * k_scale;
+        let h = self.hidden;
+        let (own, other) = self.output_weights().split_at(h);
+        let out_start = (INPUTS + 1) * h;
+        let n = grad.values.len();
+        grad.values[n - 1] += g;
+        {
+            let out_grad = &mut grad.values[out_start..out_start + 2 * h];
+            let (own_grad, other_grad) = out_grad.split_at_mut(h);
+            for (og, a) in own_grad.iter_mut().zip(&scratch.us) {
+                *og += g * screlu(*a);
+            }
+            for (og, a) in other_grad.iter_mut().zip(&scratch.them) {
+                *og += g * screlu(*a);
+            }
+        }
+        // From here on the scratch sums become the gradients with respect to them:
+        // dL/da = g · w_out · 2a inside (0, 1), 0 outside (where the clamp is flat).
+        for (a, w) in scratch.us.iter_mut().zip(own) {
+            *a = g * w * screlu_slope(*a);
+        }
+        for (a, w) in scratch.them.iter_mut().zip(other) {
+            *a = g * w * screlu_slope(*a);
+        }
+        let bias_grad = &mut grad.values[INPUTS * h..(INPUTS + 1) * h];
+        for ((b, du), dt) in bias_grad.iter_mut().zip(&scratch.us).zip(&scratch.them) {
+            *b += du + dt;
+        }
+        for (inputs, delta) in [(us, &scratch.us), (them, &scratch.them)] {
+            for &input in inputs {
+                let input = usize::from(input);
+                grad.touched[input] = true;
+                let column = &mut grad.values[input * h..(input + 1) * h];
+                for (c, d) in column.iter_mut().zip(delta) {
+                    *c += d;
+                }
+            }
+        }
+        miss * miss
+    }
+
+    /// The model with every parameter rounded as the export rounds it, back in floats: its
+    /// evaluation differs from the integer network's only by the engine's integer divisions.
+    pub fn rounded(&self) -> Model {
+        let h = self.hidden;
+        let n = self.params.len();
+        let grid = |i: usize| {
+            if i < (INPUTS + 1) * h {
+                QA as f32
+            } else if i + 1 < n {
+                QB as f32
+            } else {
+                (QA * QB) as f32
+            }
+        };
+        let params = (0..n)
+            .map(|i| (self.params[i] * grid(i)).round() / grid(i))
+            .collect();
+        Model { hidden: h, params }
+    }
+
+    /// The engine's integer network: every weight rounded as the file format says (the
+    /// parameters are within [`CLIP`], so the engine's range checks pass).
+    pub fn to_network(&self) -> anyhow::Result<Network> {
+        let h = self.hidden;
+        let round = |w: f32, q: i32| (w * q as f32).round() as i16;
+        let feature_weights = self.params[..INPUTS * h]
+            .iter()
+            .map(|&w| round(w, QA))
+            .collect();
+        let feature_bias = self.bias().iter().map(|&w| round(w, QA)).collect();
+        let output_weights = self
+            .output_weights()
+            .iter()
+            .map(|&w| round(w, QB))
+            .collect();
+        let output_bias = (f64::from(self.output_bias()) * f64::from(QA * QB)).round() as i32;
+        Network::from_parts(feature_weights, feature_bias, output_weights, output_bias)
+            .map_err(|e| anyhow::anyhow!("the trained network cannot be exported: {e}"))
+    }
+}
+
+impl Gradient {
+    /// A zero gradient for a network of `hidden` units.
+    pub fn new(hidden: usize) -> Gradient {
+        Gradient {
+            hidden,
+            values: vec![0.0; Model::size(hidden)],
+            touched: vec![false; INPUTS],
+        }
+    }
+
+    /// Units of the network it is for.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Back to zero, clearing only the columns that were touched.
+    pub fn clear(&mut self) {
+        let h = self.hidden;
+        for (input, touched) in self.touched.iter_mut().enumerate() {
+            if *touched {
+                self.values[input * h..(input + 1) * h].fill(0.0);
+                *touched = false;
+            }
+        }
+        self.values[INPUTS * h..].fill(0.0);
+    }
+}
+
+/// SCReLU: `clamp(a, 0, 1)²`.
+#[inline]
+fn screlu(a: f32) -> f32 {
+    let c = a.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The derivative of [`screlu`]: `2a` inside (0, 1), else 0.
+#[inline]
+fn screlu_slope(a: f32) -> f32 {
+    if a > 0.0 && a < 1.0 {
+        2.0 * a
+    } else {
+        0.0
+    }
+}

@@ -1,0 +1,362 @@
+//! The trainer's tests, on small synthetic data sets written as real chunk files: random games
+//! scored by the hand-made evaluation, with results drawn from those scores.
+
+use super::data::{Mirror, Positions};
+use super::model::{Gradient, Model, Scratch};
+use super::trainer::{self, Settings, State};
+use super::*;
+use crate::samples::{encode_file, Sample, Wdl};
+use xiangqi::Position;
+use xiangqi_engine::nnue::{Network, SCALE};
+use xiangqi_engine::random::Rng;
+use xiangqi_engine::tuning::DEFAULT_EVALUATOR;
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Positions of random games from the start: the hand-made evaluation's score for the side to
+/// move, and a result drawn with the probability that score gives.
+fn random_samples(games: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = Rng::new(seed);
+    let mut samples = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for ply in 0..70 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+            if ply < 4 {
+                continue;
+            }
+            let score = DEFAULT_EVALUATOR.evaluate(&pos).clamp(-3000, 3000);
+            let p = 1.0 / (1.0 + (-0.004 * f64::from(score)).exp());
+            let draw = rng.unit();
+            let result = if (0.4..0.6).contains(&draw) {
+                Wdl::Draw
+            } else if rng.unit() < p {
+                Wdl::Win
+            } else {
+                Wdl::Loss
+            };
+            samples.push(Sample::new(&pos, score, result, ply + 1));
+        }
+    }
+    samples
+}
+
+/// A directory of `chunks` chunk files of `games` random games each.
+fn data_dir(name: &str, chunks: usize, games: usize) -> PathBuf {
+    let dir = scratch(name);
+    for c in 0..chunks {
+        let samples = random_samples(games, 100 + c as u64);
+        let bytes = encode_file(&samples, games as u32);
+        std::fs::write(dir.join(format!("chunk-{c:06}.samples")), bytes).unwrap();
+    }
+    dir
+}
+
+/// Small settings: quick in a test build.
+fn args(dir: &Path, out: &Path) -> TrainArgs {
+    TrainArgs {
+        data: vec![dir.to_path_buf()],
+        validation_chunks: Some(1),
+        hidden: 16,
+        epochs: 3,
+        batch: 256,
+        lr: 0.01,
+        lambda: 0.5,
+        k: None,
+        seed: 1,
+        threads: 2,
+        out: out.to_path_buf(),
+        checkpoint: None,
+        resume: false,
+        stop_after: None,
+    }
+}
+
+fn run_quietly(args: &TrainArgs) -> Result<Outcome> {
+    train(args, &mut Vec::new())
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_on_any_number_of_threads() {
+    let dir = data_dir("threads", 3, 6);
+    let out = dir.join("net.nnue");
+    let mut a = args(&dir, &out);
+    a.epochs = 2;
+    a.threads = 1;
+    let one = run_quietly(&a).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), one.network);
+    a.threads = 2;
+    let two = run_quietly(&a).unwrap();
+    a.threads = 3;
+    let three = run_quietly(&a).unwrap();
+    assert_eq!(one.network, two.network);
+    assert_eq!(one.network, three.network);
+    assert_eq!(one.epochs[1].train, three.epochs[1].train);
+    assert_eq!(one.epochs[1].validation, three.epochs[1].validation);
+    a.seed = 2;
+    assert_ne!(run_quietly(&a).unwrap().network, one.network);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_loss_falls_over_the_epochs() {
+    let dir = data_dir("falls", 4, 8);
+    let out = dir.join("net.nnue");
+    let mut a = args(&dir, &out);
+    a.epochs = 5;
+    let mut lines = Vec::new();
+    let outcome = train(&a, &mut lines).unwrap();
+    let text = String::from_utf8(lines).unwrap();
+    assert!(text.starts_with("epoch train_loss val_loss val_loss_int seconds\n"));
+    assert_eq!(text.lines().count(), 6, "{text}");
+    let e = &outcome.epochs;
+    assert!(e[4].train < e[0].train * 0.9, "{e:#?}");
+    assert!(e[4].validation < e[0].validation, "{e:#?}");
+    assert!(e[4].quantized < e[0].quantized, "{e:#?}");
+    // The fitted K is near the one the results were drawn with (0.004 per centi-soldier),
+    // lowered by the draws mixed in.
+    assert!((0.001..0.006).contains(&outcome.k), "K {}", outcome.k);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_exported_network_evaluates_as_the_float_one() {
+    let samples = random_samples(12, 7);
+    let mut data = Positions::default();
+    for s in &samples {
+        data.push(s.pieces(), s.side_to_move(), s.score(), 0.5);
+    }
+    let settings = Settings {
+        hidden: 32,
+        epochs: 3,
+        batch: 128,
+        lr: 0.01,
+        lambda: 1.0,
+        k: 0.004,
+        seed: 5,
+        threads: 2,
+    };
+    let targets = trainer::targets(&data, settings.k, settings.lambda);
+    let mut state = State::new(&settings);
+    for _ in 0..settings.epochs {
+        trainer::train_epoch(&mut state, &data, &targets, &settings, &mut |_| {});
+    }
+    let bytes = state.model.to_network().unwrap().to_bytes();
+    let network = Network::from_bytes(&bytes).unwrap();
+    let (mirror, mut scratch) = (Mirror::new(), Scratch::new(32));
+    let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+    let rounded = state.model.rounded();
+    let (mut worst, mut worst_rounded, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    for (i, s) in samples.iter().enumerate() {
+        let n = data.inputs(i, &mirror, &mut us, &mut them);
+        let float = state.model.evaluate(&us[..n], &them[..n], &mut scratch);
+        let on_grid = rounded.evaluate(&us[..n], &them[..n], &mut scratch);
+        let integer = network.evaluate(&s.to_position().unwrap()) as f32;
+        worst = worst.max((float - integer).abs());
+        worst_rounded = worst_rounded.max((on_grid - integer).abs());
+        total += (float - integer).abs();
+        spread = spread.max(float.abs());
+    }
+    let mean = total / samples.len() as f32;
+    let figures = format!(
+        "float vs integer: mean {mean:.2}, worst {worst:.2}; rounded float vs integer: worst \
+         {worst_rounded:.2}; largest evaluation {spread:.0} (centi-soldiers)"
+    );
+    // The network learned something (its evaluations are not all near 0).
+    assert!(spread > 100.0, "{figures}");
+    // The engine computes exactly what the rounded weights say, up to its integer divisions.
+    assert!(worst_rounded <= 1.5, "{figures}");
+    // Rounding the output weights to 1/64 moves an evaluation by up to 400/128 centi-soldiers
+    // a unit at full activation: a few centi-soldiers on average, more at worst.
+    assert!(mean <= 4.0 && worst <= 16.0, "{figures}");
+    eprintln!("{figures}");
+}
+
+/// One position's loss computed afresh in f64 from the parameters, by the formulas of the
+/// module documentation (independent of [`Model`]'s code).
+fn reference_loss(
+    params: &[f64],
+    h: usize,
+    us: &[u16],
+    them: &[u16],
+    target: f64,
+    k_scale: f64,
+) -> f64 {
+    let inputs = xiangqi_engine::nnue::features::INPUTS;
+    let bias = &params[inputs * h..(inputs + 1) * h];
+    let out = &params[(inputs + 1) * h..(inputs + 3) * h];
+    let mut y = params[params.len() - 1];
+    for (side, active) in [us, them].into_iter().enumerate() {
+        for j in 0..h {
+            let mut a = bias[j];
+            for &i in active {
+                a += params[usize::from(i) * h + j];
+            }
+            let c = a.clamp(0.0, 1.0);
+            y += c * c * out[side * h + j];
+        }
+    }
+    let p = 1.0 / (1.0 + (-k_scale * y).exp());
+    (p - target) * (p - target)
+}
+
+#[test]
+fn the_backward_pass_matches_finite_differences() {
+    let h = 16;
+    let mut model = Model::new(h, 11);
+    // Biases away from zero, so that some units sit inside SCReLU's curve and some outside.
+    let inputs = xiangqi_engine::nnue::features::INPUTS;
+    for (j, b) in model.params_mut()[inputs * h..(inputs + 1) * h]
+        .iter_mut()
+        .enumerate()
+    {
+        *b = 0.1 + 0.05 * j as f32;
+    }
+    let samples = random_samples(1, 3);
+    let mut data = Positions::default();
+    for s in samples.iter().take(20) {
+        data.push(s.pieces(), s.side_to_move(), s.score(), 1.0);
+    }
+    let mirror = Mirror::new();
+    let k_scale = 0.004 * f64::from(SCALE);
+    let mut rng = Rng::new(1);
+    let mut checked = 0;
+    for i in [0, 7, 19] {
+        let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+        let n = data.inputs(i, &mirror, &mut us, &mut them);
+        let (us, them) = (&us[..n], &them[..n]);
+        let target = 0.9f64;
+        let mut grad = Gradient::new(h);
+        let mut scratch = Scratch::new(h);
+        model.backward(
+            us,
+            them,
+            target as f32,
+            k_scale as f32,
+            &mut scratch,
+            &mut grad,
+        );
+        let base: Vec<f64> = model.params().iter().map(|&w| f64::from(w)).collect();
+        // Parameters to check: the active columns of both sides, the biases, the output
+        // weights and bias, and a column no piece uses (its gradient is 0).
+        let mut which: Vec<usize> = Vec::new();
+        for &input in us.iter().chain(them).take(6) {
+            which.push(usize::from(input) * h + rng.below(h as u64) as usize);
+        }
+        which.extend((0..4).map(|j| inputs * h + j * 4));
+        which.extend((0..6).map(|j| (inputs + 1) * h + j * 5));
+        which.push(base.len() - 1);
+        let unused = (0..inputs as u16)
+            .find(|c| !us.contains(c) && !them.contains(c))
+            .unwrap();
+        which.push(usize::from(unused) * h);
+        for p in which {
+            let eps = 1e-5;
+            let mut plus = base.clone();
+            plus[p] += eps;
+            let mut minus = base.clone();
+            minus[p] -= eps;
+            let numeric = (reference_loss(&plus, h, us, them, target, k_scale)
+                - reference_loss(&minus, h, us, them, target, k_scale))
+                / (2.0 * eps);
+            let analytic = f64::from(grad.values[p]);
+            assert!(
+                (numeric - analytic).abs() <= 1e-4 * numeric.abs().max(1e-2),
+                "parameter {p}: finite differences {numeric}, backward {analytic}"
+            );
+            checked += 1;
+        }
+        // The float forward pass is the reference's.
+        let float = model.loss(us, them, target as f32, k_scale as f32, &mut scratch);
+        let reference = reference_loss(&base, h, us, them, target, k_scale);
+        assert!((f64::from(float) - reference).abs() < 1e-5);
+    }
+    assert_eq!(checked, 3 * 18);
+}
+
+#[test]
+fn a_resumed_training_ends_with_the_same_network() {
+    let dir = data_dir("resume", 3, 6);
+    let out = dir.join("net.nnue");
+    let mut a = args(&dir, &out);
+    a.epochs = 2;
+    let straight = run_quietly(&a).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    a.checkpoint = Some(dir.join("train.ckpt"));
+    a.stop_after = Some(1);
+    let first = run_quietly(&a).unwrap();
+    assert_eq!(first.epochs.len(), 1);
+    assert!(!out.exists(), "a stopped training writes no network");
+    a.stop_after = None;
+    a.resume = true;
+    a.threads = 1;
+    let resumed = run_quietly(&a).unwrap();
+    assert_eq!(resumed.epochs.len(), 1);
+    assert_eq!(resumed.epochs[0].epoch, 2);
+    assert_eq!(resumed.k, straight.k);
+    assert_eq!(resumed.network, straight.network);
+    assert_eq!(std::fs::read(&out).unwrap(), straight.network);
+    // Resuming a finished training writes the network again and trains no more.
+    assert!(run_quietly(&a).unwrap().epochs.is_empty());
+    // Other settings are refused, naming the difference.
+    a.lr = 0.02;
+    let err = format!("{:#}", run_quietly(&a).unwrap_err());
+    assert!(err.contains("lr=0.01 there, lr=0.02 here"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_gives_errors_that_say_what_is_wrong() {
+    let dir = data_dir("bad", 2, 2);
+    let out = dir.join("net.nnue");
+    let error = |a: &TrainArgs| format!("{:#}", run_quietly(a).unwrap_err());
+    let mut a = args(&dir.join("missing"), &out);
+    assert!(error(&a).contains("no such directory"), "{}", error(&a));
+    let empty = scratch("bad-empty");
+    a.data = vec![empty.clone()];
+    assert!(error(&a).contains("holds no chunk files"), "{}", error(&a));
+    a.data = vec![dir.clone()];
+    a.validation_chunks = Some(2);
+    assert!(error(&a).contains("at least one more"), "{}", error(&a));
+    a.validation_chunks = Some(0);
+    assert!(error(&a).contains("at least 1"), "{}", error(&a));
+    a.validation_chunks = Some(1);
+    a.hidden = 100;
+    assert!(error(&a).contains("multiple of 16"), "{}", error(&a));
+    a.hidden = 16;
+    a.lambda = 1.5;
+    assert!(error(&a).contains("--lambda"), "{}", error(&a));
+    a.lambda = 0.5;
+    a.checkpoint = Some(dir.join("none.ckpt"));
+    a.resume = true;
+    assert!(
+        error(&a).contains("cannot read the checkpoint"),
+        "{}",
+        error(&a)
+    );
+    a.checkpoint = None;
+    a.resume = false;
+    // A corrupt chunk: the error names the file and the byte.
+    let chunk = dir.join("chunk-000000.samples");
+    let mut bytes = std::fs::read(&chunk).unwrap();
+    bytes[32 + 12] = 0xff;
+    std::fs::write(&chunk, bytes).unwrap();
+    let e = error(&a);
+    assert!(
+        e.contains("chunk-000000.samples") && e.contains("offset 44"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+}
