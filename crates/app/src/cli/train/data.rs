@@ -96,15 +96,6 @@ impl Positions {
         self.results[i]
     }
 
-    /// Who is to move in position `i`.
-    pub fn side_to_move(&self, i: usize) -> Color {
-        if self.black[i] {
-            Color::Black
-        } else {
-            Color::Red
-        }
-    }
-
     /// The fingerprint of the files the positions came from: the same files, in the same
     /// order, give the same fingerprint (wherever they are).
     pub fn fingerprint(&self) -> u64 {

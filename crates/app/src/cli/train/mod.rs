@@ -242,23 +242,25 @@ fn quantized_positions(files: &[PathBuf], targets: &[f32]) -> Result<Vec<(Positi
     Ok(positions)
 }
 
-/// Trains as `args` say; `stdout` gets the header and one line per epoch.
-pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcome> {
-    check(args)?;
+/// The data: the held-out files and the positions of both parts.
+struct Data {
+    validation_files: Vec<PathBuf>,
+    train: Positions,
+    validation: Positions,
+}
+
+/// Lists, splits and reads the `--data` files.
+fn read_data(args: &TrainArgs) -> Result<Data> {
     let started = Instant::now();
     let files = data::list_files(&args.data)?;
     let (train_files, validation_files) = data::split(files, args.validation_chunks)?;
     let train = data::read(&train_files, args.threads)?;
     let validation = data::read(&validation_files, args.threads)?;
-    if train.is_empty() || validation.is_empty() {
-        bail!(
-            "the {} hold no positions",
-            if train.is_empty() {
-                "training chunks"
-            } else {
-                "held-out chunks"
-            }
-        );
+    if train.is_empty() {
+        bail!("the training chunks hold no positions");
+    }
+    if validation.is_empty() {
+        bail!("the held-out chunks hold no positions");
     }
     eprintln!(
         "read {} training positions ({} files) and {} held out ({} files) in {:.1} s",
@@ -268,15 +270,30 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         validation_files.len(),
         started.elapsed().as_secs_f64()
     );
+    Ok(Data {
+        validation_files,
+        train,
+        validation,
+    })
+}
+
+/// The settings and the state to start from: a new network, or the checkpoint's with
+/// `--resume` (after checking that it was made with the same settings and data). Also returns
+/// the settings' text, for the checkpoints to come.
+fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     let resumed = match (&args.checkpoint, args.resume) {
         (Some(path), true) => Some((path, checkpoint::load(path, args.hidden)?)),
         _ => None,
     };
     let k = match (args.k, &resumed) {
         (Some(k), _) => k,
-        (None, Some((_, (text, _)))) => k_of(text).context("the checkpoint has no k= line")?,
+        (None, Some((_, (text, _)))) => {
+            let k = k_of(text).context("the checkpoint has no k= line")?;
+            eprintln!("K = {k} (the checkpoint's)");
+            k
+        }
         (None, None) => {
-            let k = fit_k(&train);
+            let k = fit_k(&data.train);
             eprintln!("K = {k:.6} (fitted: sigmoid(K · score) predicts the results best)");
             k
         }
@@ -291,8 +308,8 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         seed: args.seed,
         threads: args.threads,
     };
-    let text = settings_text(&settings, &train, &validation);
-    let mut state = match resumed {
+    let text = settings_text(&settings, &data.train, &data.validation);
+    let state = match resumed {
         Some((path, (found, state))) => {
             compare_settings(path, &found, &text)?;
             eprintln!(
@@ -305,12 +322,23 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         }
         None => State::new(&settings),
     };
-    let train_targets = trainer::targets(&train, k, args.lambda);
-    let validation_targets = trainer::targets(&validation, k, args.lambda);
-    let boards = quantized_positions(&validation_files, &validation_targets)?;
+    Ok((settings, text, state))
+}
+
+/// Trains as `args` say; `stdout` gets the header and one line per epoch.
+pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcome> {
+    check(args)?;
+    let started = Instant::now();
+    let data = read_data(args)?;
+    let (settings, text, mut state) = start(args, &data)?;
+    let k = settings.k;
+    let (train, validation) = (&data.train, &data.validation);
+    let train_targets = trainer::targets(train, k, args.lambda);
+    let validation_targets = trainer::targets(validation, k, args.lambda);
+    let boards = quantized_positions(&data.validation_files, &validation_targets)?;
     eprintln!(
         "validation loss of the search's own scores, for reference: {:.6}",
-        trainer::score_loss(&validation, &validation_targets, k)
+        trainer::score_loss(validation, &validation_targets, k)
     );
     writeln!(stdout, "epoch train_loss val_loss val_loss_int seconds")?;
     let mut progress = progress::Progress::new(
@@ -325,13 +353,13 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         let epoch = state.epochs_done;
         let epoch_started = Instant::now();
         let loss =
-            trainer::train_epoch(&mut state, &train, &train_targets, &settings, &mut |done| {
+            trainer::train_epoch(&mut state, train, &train_targets, &settings, &mut |done| {
                 progress.batch(epoch, done)
             });
         progress.epoch_done(epoch);
         let validation_loss = trainer::validation_loss(
             &state.model,
-            &validation,
+            validation,
             &validation_targets,
             k,
             args.threads,

@@ -295,11 +295,6 @@ impl Gradient {
         }
     }
 
-    /// Units of the network it is for.
-    pub fn hidden(&self) -> usize {
-        self.hidden
-    }
-
     /// Back to zero, clearing only the columns that were touched.
     pub fn clear(&mut self) {
         let h = self.hidden;

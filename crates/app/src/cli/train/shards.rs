@@ -42,28 +42,6 @@ where
     });
 }
 
-/// Runs `work(start, part)` on `threads` threads over consecutive parts of `items`, where
-/// `start` is the part's first index: for element-wise work (each element's result depends on
-/// that element alone, so it is the same on any number of threads).
-pub fn elementwise<T, F>(items: &mut [T], threads: usize, work: F)
-where
-    T: Send,
-    F: Fn(usize, &mut [T]) + Sync,
-{
-    let threads = threads.max(1);
-    if threads == 1 || items.len() < 4096 {
-        work(0, items);
-        return;
-    }
-    let per_thread = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (t, part) in items.chunks_mut(per_thread).enumerate() {
-            let work = &work;
-            scope.spawn(move || work(t * per_thread, part));
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,13 +65,6 @@ mod tests {
             let mut states = vec![usize::MAX; SHARDS];
             run(&mut states, threads, |shard, s| *s = shard * 10);
             assert_eq!(states, (0..SHARDS).map(|s| s * 10).collect::<Vec<_>>());
-            let mut items = vec![0usize; 10_000];
-            elementwise(&mut items, threads, |start, part| {
-                for (j, x) in part.iter_mut().enumerate() {
-                    *x = start + j;
-                }
-            });
-            assert!(items.iter().enumerate().all(|(i, &x)| i == x));
         }
     }
 }
