@@ -164,7 +164,7 @@ impl Network {
         expect("reserved", 22, 0)?;
         let hidden = usize::from(u16_at(12));
         check_hidden(hidden)?;
-        let expected = HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        let expected = file_size(hidden);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 found: bytes.len(),
@@ -200,11 +200,19 @@ impl Network {
     }
 
     /// Reads a network file.
+    /// Reads a network file. At most one byte more than the largest network is read, so a
+    /// path to something endless (`/dev/zero`) or huge is refused by its length, not read.
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+        use std::io::Read;
+        let io = |e: std::io::Error| NetworkError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
-        })?;
+        };
+        let largest = file_size(MAX_HIDDEN);
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(largest as u64 + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -311,6 +319,11 @@ impl Network {
         }
         Ok(())
     }
+}
+
+/// The length of a network file with `hidden` units.
+fn file_size(hidden: usize) -> usize {
+    HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {

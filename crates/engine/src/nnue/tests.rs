@@ -238,3 +238,16 @@ fn the_embedded_network_loads_and_evaluates_within_bounds() {
     let value = network.evaluate(&Position::startpos());
     assert!(value.abs() < 200, "the start is about level: {value}");
 }
+
+#[test]
+fn an_endless_file_is_refused_by_its_length() {
+    // /dev/zero never ends: the reader must stop, and the first bytes are no magic.
+    let zero = std::path::Path::new("/dev/zero");
+    if zero.exists() {
+        assert_eq!(Network::load(zero), Err(NetworkError::Magic));
+    }
+    assert!(matches!(
+        Network::load(std::path::Path::new("/nonexistent/net.nnue")),
+        Err(NetworkError::Io { .. })
+    ));
+}
