@@ -448,16 +448,7 @@ impl Worker<'_> {
         if let Some(score) = self.eval_cache.get(key) {
             return score;
         }
-        let score = match &self.nnue {
-            Some((network, accumulators)) => {
-                accumulators.evaluate(network, self.pos.side_to_move())
-            }
-            None => {
-                let material = self.current_material();
-                debug_assert_eq!(material, self.eval.material(&self.pos));
-                self.eval.evaluate_with(&self.pos, material)
-            }
-        };
+        let score = self.eval.evaluate(&self.pos);
         self.eval_cache.put(key, score);
         score
     }

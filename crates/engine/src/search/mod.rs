@@ -161,9 +161,8 @@ pub struct Worker<'a> {
     id: usize,
     shared: &'a Shared,
     tt: &'a TranspositionTable,
-    eval: &'a Evaluator,
-    /// The network and the first-layer sums of the search path, when a network evaluates.
-    nnue: Option<(&'a Network, Accumulators)>,
+    /// The evaluation, with what it keeps up to date along the search path.
+    eval: PathEvaluation<'a>,
     /// See [`ThreadMemory::eval_id`].
     eval_id: u64,
     pos: Position,
@@ -172,8 +171,6 @@ pub struct Worker<'a> {
     /// The moves between them: `line[i]` leads from `keys[i]` to `keys[i + 1]`.
     line: Vec<PlyRecord>,
     stack: Vec<Frame>,
-    /// Material sums of the positions on the search path, the last for the current one.
-    material: Vec<Material>,
     history: History,
     /// See [`ThreadMemory::eval_cache`].
     eval_cache: EvalCache,
@@ -193,6 +190,74 @@ pub struct Worker<'a> {
     pub completed_depth: u32,
     /// The lines (root move and score) of the last completed iteration, best first.
     completed_lines: Vec<Candidate>,
+}
+
+/// The static evaluation of a worker, with the state it keeps incrementally along the search
+/// path: the hand-made evaluation's material sums, or the network's first-layer sums. Each
+/// keeps only its own, one entry per position on the path, the last for the current one.
+enum PathEvaluation<'a> {
+    HandMade(&'a Evaluator, Vec<Material>),
+    Network(&'a Network, Accumulators),
+}
+
+impl PathEvaluation<'_> {
+    /// Records the position after `m` is played in `pos` (before it is).
+    #[inline]
+    fn push_move(&mut self, pos: &Position, m: Move) {
+        match self {
+            PathEvaluation::HandMade(eval, material) => {
+                let after = eval.material_after(pos, m, current(material));
+                material.push(after);
+            }
+            PathEvaluation::Network(network, accumulators) => {
+                accumulators.push_move(network, pos, m)
+            }
+        }
+    }
+
+    /// Records a null move: the same pieces.
+    #[inline]
+    fn push_same(&mut self) {
+        match self {
+            PathEvaluation::HandMade(_, material) => material.push(current(material)),
+            PathEvaluation::Network(_, accumulators) => accumulators.push_same(),
+        }
+    }
+
+    /// Forgets the last position.
+    #[inline]
+    fn pop(&mut self) {
+        match self {
+            PathEvaluation::HandMade(_, material) => {
+                material.pop();
+            }
+            PathEvaluation::Network(_, accumulators) => accumulators.pop(),
+        }
+    }
+
+    /// The evaluation of `pos`, the current position, for the side to move.
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            PathEvaluation::HandMade(eval, material) => {
+                let material = current(material);
+                debug_assert_eq!(material, eval.material(pos));
+                eval.evaluate_with(pos, material)
+            }
+            PathEvaluation::Network(network, accumulators) => {
+                accumulators.evaluate(network, pos.side_to_move())
+            }
+        }
+    }
+}
+
+/// The material sums of the current position: the last on the path.
+#[inline]
+fn current(material: &[Material]) -> Material {
+    match material.last() {
+        Some(&m) => m,
+        None => unreachable!("the root's material is pushed first"),
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -228,26 +293,30 @@ impl<'a> Worker<'a> {
             keys.push(pos.key());
         }
         let time = (id == 0).then(|| TimeManager::new(&limits, config.move_overhead));
-        let mut material = Vec::with_capacity(MAX_PLY + 4);
-        material.push(eval.hand_made.material(&pos));
         if memory.eval_id != eval.id() {
             memory.eval_cache = EvalCache::default();
         }
-        let nnue = eval
-            .network
-            .map(|network| (network, Accumulators::new(network, &pos, MAX_PLY + 4)));
+        let eval_id = eval.id();
+        let eval = match eval.network {
+            Some(network) => {
+                PathEvaluation::Network(network, Accumulators::new(network, &pos, MAX_PLY + 4))
+            }
+            None => {
+                let mut material = Vec::with_capacity(MAX_PLY + 4);
+                material.push(eval.hand_made.material(&pos));
+                PathEvaluation::HandMade(eval.hand_made, material)
+            }
+        };
         Worker {
             id,
             shared,
             tt,
-            eval: eval.hand_made,
-            nnue,
-            eval_id: eval.id(),
+            eval,
+            eval_id,
             pos,
             keys,
             line,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
-            material,
             history: memory.history,
             eval_cache: memory.eval_cache,
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -411,12 +480,7 @@ impl<'a> Worker<'a> {
         let child = self.pos.key_after(m);
         self.tt.prefetch(child);
         crate::prefetch::prefetch(self.eval_cache.entry(child));
-        let material = self.current_material();
-        self.material
-            .push(self.eval.material_after(&self.pos, m, material));
-        if let Some((network, accumulators)) = &mut self.nnue {
-            accumulators.push_move(network, &self.pos, m);
-        }
+        self.eval.push_move(&self.pos, m);
         let undo = self.pos.make_move(m);
         let check = self.pos.in_check_after(m);
         self.line.push(PlyRecord {
@@ -433,10 +497,7 @@ impl<'a> Worker<'a> {
     fn unmake(&mut self) {
         let record = self.line.pop().expect("unmake after make");
         self.keys.pop();
-        self.material.pop();
-        if let Some((_, accumulators)) = &mut self.nnue {
-            accumulators.pop();
-        }
+        self.eval.pop();
         if record.null {
             self.pos.unmake_null(record.undo);
         } else {
@@ -446,10 +507,7 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn make_null(&mut self) {
-        self.material.push(self.current_material());
-        if let Some((_, accumulators)) = &mut self.nnue {
-            accumulators.push_same();
-        }
+        self.eval.push_same();
         let undo = self.pos.make_null();
         self.line.push(PlyRecord {
             mv: Move::NONE,
@@ -458,15 +516,6 @@ impl<'a> Worker<'a> {
             null: true,
         });
         self.keys.push(self.pos.key());
-    }
-
-    /// The material sums of the current position.
-    #[inline]
-    fn current_material(&self) -> Material {
-        match self.material.last() {
-            Some(&m) => m,
-            None => unreachable!("the root's material is pushed first"),
-        }
     }
 
     /// Counts a node and, every 1024 of them, publishes the count and checks the limits.

@@ -1,12 +1,12 @@
 //! The checkpoint: everything a stopped training needs to go on as if it had not stopped (the
-//! float weights, Adam's moments and step count, the epochs done, and the settings they were
-//! made with). The random generator needs no saving: the initial weights come from the seed and
+//! float weights, Adam's moments and step count, the epochs done, the best epoch so far with
+//! its network, and the settings they were made with). The random generator needs no saving: the initial weights come from the seed and
 //! each epoch's order from the seed and the epoch's number.
 //!
 //! ```text
 //! offset size  (all integers little-endian)
 //!  0      8    magic: "XQTRAIN\n"
-//!  8      4    version: u32, 1
+//!  8      4    version: u32, 2
 //! 12      4    L: u32, the length of the settings text
 //! 16      L    the settings: UTF-8 `key=value` lines (see `super::settings_text`)
 //!  …      8    epochs done: u64
@@ -15,17 +15,22 @@
 //!  …     4N    parameters, f32, in the model's layout
 //!  …     4N    Adam's first moments, f32
 //!  …     4N    Adam's second moments, f32
+//!  …      8    the best epoch so far, from 1: u64 (0: none yet, and the next two fields
+//!              are 0 and empty)
+//!  …      8    its validation loss: f64
+//!  …      8    M: u64, the length of its network file
+//!  …      M    its network file
 //!  …      8    checksum: u64, FNV-1a of every byte before it
 //! ```
 
 use super::adam::Adam;
 use super::model::Model;
-use super::trainer::State;
+use super::trainer::{Best, State};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"XQTRAIN\n";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The checkpoint's bytes.
 pub fn encode(settings: &str, state: &State) -> Vec<u8> {
@@ -43,6 +48,14 @@ pub fn encode(settings: &str, state: &State) -> Vec<u8> {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
     }
+    let (epoch, loss, network) = match &state.best {
+        Some(best) => (best.epoch as u64, best.loss, best.network.as_slice()),
+        None => (0, 0.0, &[][..]),
+    };
+    bytes.extend_from_slice(&epoch.to_le_bytes());
+    bytes.extend_from_slice(&loss.to_le_bytes());
+    bytes.extend_from_slice(&(network.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(network);
     let checksum = fnv1a(&bytes);
     bytes.extend_from_slice(&checksum.to_le_bytes());
     bytes
@@ -86,6 +99,15 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
     let params = floats()?;
     let m = floats()?;
     let v = floats()?;
+    let best_epoch = reader.u64()? as usize;
+    let best_loss = f64::from_bits(reader.u64()?);
+    let network_len = reader.u64()? as usize;
+    let network = reader.take(network_len)?.to_vec();
+    let best = (best_epoch > 0).then_some(Best {
+        epoch: best_epoch,
+        loss: best_loss,
+        network,
+    });
     if reader.at != body.len() {
         bail!(
             "the checkpoint has {} bytes too many",
@@ -97,6 +119,7 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
         model,
         adam: Adam { m, v, steps },
         epochs_done,
+        best,
     };
     Ok((settings, state))
 }
@@ -175,6 +198,7 @@ mod tests {
             lambda: 0.5,
             k: 0.004,
             seed: 3,
+            flip_files: true,
             threads: 1,
         };
         let mut state = State::new(&settings);
@@ -182,6 +206,11 @@ mod tests {
         state.adam.m[5] = 0.25;
         state.adam.v[9] = 1.5;
         state.epochs_done = 1;
+        state.best = Some(Best {
+            epoch: 1,
+            loss: 0.0625,
+            network: vec![1, 2, 3],
+        });
         state
     }
 

@@ -77,10 +77,20 @@ pub struct TrainArgs {
     /// Seed of the initial weights and of each epoch's order.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
+    /// Train every position only as it stands. By default half of each epoch's positions
+    /// (a different half each epoch) are trained with their files mirrored (a ↔ i): a position
+    /// and its mirror image are worth the same, so the data teaches twice as much.
+    #[arg(long)]
+    pub no_flip_files: bool,
+    /// Write the network of the last epoch to --out, instead of the epoch with the lowest
+    /// validation loss.
+    #[arg(long)]
+    pub last_epoch: bool,
     /// Threads (the network is the same on any number).
     #[arg(long, default_value_t = 2, value_name = "T")]
     pub threads: usize,
-    /// The network file written at the end.
+    /// The network file written at the end: the epoch with the lowest validation loss (see
+    /// --last-epoch).
     #[arg(long, default_value = "xiangqi.nnue", value_name = "FILE")]
     pub out: PathBuf,
     /// A checkpoint file, written after every epoch: the float weights, the optimiser's state
@@ -168,7 +178,8 @@ fn check(args: &TrainArgs) -> Result<()> {
 pub fn settings_text(settings: &Settings, train: &Positions, validation: &Positions) -> String {
     format!(
         "hidden={}\nepochs={}\nbatch={}\nlr={}\nlambda={}\nk={}\nseed={}\n\
-         training positions={}\ntraining data={:016x}\nvalidation data={:016x}\n",
+         flip files={}\ntraining positions={}\ntraining data={:016x}\n\
+         validation data={:016x}\n",
         settings.hidden,
         settings.epochs,
         settings.batch,
@@ -176,6 +187,7 @@ pub fn settings_text(settings: &Settings, train: &Positions, validation: &Positi
         settings.lambda,
         settings.k,
         settings.seed,
+        settings.flip_files,
         train.len(),
         train.fingerprint(),
         validation.fingerprint()
@@ -306,6 +318,7 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
         lambda: args.lambda,
         k,
         seed: args.seed,
+        flip_files: !args.no_flip_files,
         threads: args.threads,
     };
     let text = settings_text(&settings, &data.train, &data.validation);
@@ -325,9 +338,43 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     Ok((settings, text, state))
 }
 
+/// The temporary file `--out` is written through (then renamed over it).
+fn temporary_out(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Checks, before any work, that `--out` can be written: a training must not run for hours
+/// and then fail to save its network. Creates and removes the temporary file it will use.
+fn check_out(out: &Path) -> Result<()> {
+    if out.is_dir() {
+        bail!("--out {} is a directory; name a file", out.display());
+    }
+    let temporary = temporary_out(out);
+    std::fs::write(&temporary, b"")
+        .with_context(|| format!("--out {}: cannot write there", out.display()))?;
+    // Only a probe: the write proved the place writable.
+    let _ = std::fs::remove_file(&temporary);
+    Ok(())
+}
+
+/// Writes the network to `out` through a temporary file renamed over it, so a failure leaves
+/// any earlier file there whole.
+fn write_out(out: &Path, network: &[u8]) -> Result<()> {
+    let temporary = temporary_out(out);
+    std::fs::write(&temporary, network)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, out)
+        .with_context(|| format!("cannot rename {} to {}", temporary.display(), out.display()))
+}
+
 /// Trains as `args` say; `stdout` gets the header and one line per epoch.
 pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcome> {
     check(args)?;
+    if args.stop_after.is_none_or(|stop| stop >= args.epochs) {
+        check_out(&args.out)?;
+    }
     let started = Instant::now();
     let data = read_data(args)?;
     let (settings, text, mut state) = start(args, &data)?;
@@ -366,6 +413,7 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         );
         let network = state.model.to_network()?;
         let quantized = trainer::quantized_loss(&network, &boards, k, args.threads);
+        state.offer_best(epoch + 1, validation_loss, || network.to_bytes());
         if let Some(path) = &args.checkpoint {
             checkpoint::save(path, &text, &state)?;
         }
@@ -384,7 +432,7 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         stdout.flush()?;
         reports.push(report);
     }
-    let network = state.model.to_network()?.to_bytes();
+    let last = state.model.to_network()?.to_bytes();
     if state.epochs_done < args.epochs {
         eprintln!(
             "stopped after epoch {} of {}: resume with --resume",
@@ -393,13 +441,22 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         return Ok(Outcome {
             k,
             epochs: reports,
-            network,
+            network: last,
         });
     }
-    std::fs::write(&args.out, &network)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let (network, which) = match &state.best {
+        Some(best) if !args.last_epoch => (
+            best.network.clone(),
+            format!(
+                "epoch {} of {}, the lowest validation loss ({:.6})",
+                best.epoch, args.epochs, best.loss
+            ),
+        ),
+        _ => (last, format!("the last epoch, {}", args.epochs)),
+    };
+    write_out(&args.out, &network)?;
     eprintln!(
-        "wrote {} ({} units) in {}",
+        "wrote {} ({} units; {which}) in {}",
         args.out.display(),
         args.hidden,
         progress::duration(started.elapsed().as_secs_f64())

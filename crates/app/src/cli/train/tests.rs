@@ -1,9 +1,9 @@
 //! The trainer's tests, on small synthetic data sets written as real chunk files: random games
 //! scored by the hand-made evaluation, with results drawn from those scores.
 
-use super::data::{Mirror, Positions};
+use super::data::{FileFlip, Mirror, Positions};
 use super::model::{Gradient, Model, Scratch};
-use super::trainer::{self, Settings, State};
+use super::trainer::{self, flipped, Settings, State};
 use super::*;
 use crate::samples::{encode_file, Sample, Wdl};
 use xiangqi::Position;
@@ -74,6 +74,8 @@ fn args(dir: &Path, out: &Path) -> TrainArgs {
         lambda: 0.5,
         k: None,
         seed: 1,
+        no_flip_files: false,
+        last_epoch: false,
         threads: 2,
         out: out.to_path_buf(),
         checkpoint: None,
@@ -144,6 +146,7 @@ fn the_exported_network_evaluates_as_the_float_one() {
         lambda: 1.0,
         k: 0.004,
         seed: 5,
+        flip_files: false,
         threads: 2,
     };
     let targets = trainer::targets(&data, settings.k, settings.lambda);
@@ -346,6 +349,13 @@ fn bad_input_gives_errors_that_say_what_is_wrong() {
     );
     a.checkpoint = None;
     a.resume = false;
+    // An --out that cannot be written is refused before any work.
+    a.out = dir.join("missing").join("net.nnue");
+    let e = error(&a);
+    assert!(e.contains("--out") && e.contains("cannot write"), "{e}");
+    a.out = dir.clone();
+    assert!(error(&a).contains("is a directory"), "{}", error(&a));
+    a.out = out.clone();
     // A corrupt chunk: the error names the file and the byte.
     let chunk = dir.join("chunk-000000.samples");
     let mut bytes = std::fs::read(&chunk).unwrap();
@@ -359,4 +369,80 @@ fn bad_input_gives_errors_that_say_what_is_wrong() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&empty).unwrap();
+}
+
+#[test]
+fn the_network_written_is_that_of_the_best_epoch() {
+    let dir = data_dir("best", 3, 6);
+    let out = dir.join("net.nnue");
+    let mut a = args(&dir, &out);
+    // A learning rate far too high, so the validation loss does not fall all the way.
+    a.lr = 0.3;
+    a.epochs = 4;
+    a.checkpoint = Some(dir.join("train.ckpt"));
+    // Each epoch's own network, from trainings stopped after it (a stopped training returns
+    // its last epoch's network); the finished one writes --out.
+    let mut each = Vec::new();
+    let mut reports = Vec::new();
+    for stop in 1..=a.epochs {
+        a.stop_after = (stop < a.epochs).then_some(stop);
+        a.resume = stop > 1;
+        let outcome = run_quietly(&a).unwrap();
+        reports.extend(outcome.epochs.clone());
+        each.push(outcome.network);
+    }
+    let best = (0..reports.len())
+        .min_by(|&x, &y| reports[x].validation.total_cmp(&reports[y].validation))
+        .unwrap();
+    assert!(
+        best < a.epochs - 1,
+        "the test needs a best epoch before the last"
+    );
+    let written = std::fs::read(&out).unwrap();
+    assert!(written == each[best], "--out holds epoch {}", best + 1);
+    // A straight run writes the same, and --last-epoch writes another network: the last's.
+    a.checkpoint = None;
+    a.stop_after = None;
+    a.resume = false;
+    assert!(run_quietly(&a).unwrap().network == written);
+    a.last_epoch = true;
+    let last = run_quietly(&a).unwrap().network;
+    assert!(last != written && std::fs::read(&out).unwrap() == last);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn file_flips_mirror_the_board_and_split_each_position_over_the_epochs() {
+    let flip = FileFlip::new();
+    let mirror = Mirror::new();
+    let pos =
+        Position::from_fen("2bak4/4a4/4b1n2/p3p1N1p/2p6/6P2/P3P3P/4B2C1/4A4/3AK1B2 b - - 0 1")
+            .unwrap();
+    let mut data = Positions::default();
+    let mut mirrored = Positions::default();
+    let sample = Sample::new(&pos, 0, Wdl::Draw, 1);
+    data.push(sample.pieces(), pos.side_to_move(), 0, 0.5);
+    let image = Sample::new(&pos.mirror_files(), 0, Wdl::Draw, 1);
+    mirrored.push(image.pieces(), pos.side_to_move(), 0, 0.5);
+    let (mut us, mut them, mut us2, mut them2) = ([0u16; 32], [0u16; 32], [0u16; 32], [0u16; 32]);
+    let n = data.inputs(0, &mirror, &mut us, &mut them);
+    assert_eq!(mirrored.inputs(0, &mirror, &mut us2, &mut them2), n);
+    let original = us;
+    flip.apply(&mut us[..n]);
+    flip.apply(&mut them[..n]);
+    assert_ne!(us, original);
+    let sorted = |x: &[u16]| {
+        let mut v = x.to_vec();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(&us[..n]), sorted(&us2[..n]));
+    assert_eq!(sorted(&them[..n]), sorted(&them2[..n]));
+    flip.apply(&mut us[..n]);
+    assert_eq!(us, original, "mirroring twice gives the position back");
+    // Each position is mirrored in one of two consecutive epochs; about half in each.
+    let flipped_first = (0..10_000).filter(|&i| flipped(7, 0, i)).count();
+    assert!((4_700..5_300).contains(&flipped_first), "{flipped_first}");
+    assert!((0..10_000).all(|i| flipped(7, 0, i) != flipped(7, 1, i)));
+    assert!((0..10_000).all(|i| flipped(7, 2, i) == flipped(7, 0, i)));
 }

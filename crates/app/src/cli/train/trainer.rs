@@ -2,7 +2,7 @@
 //! of batches (gradients on the shards, one Adam step per batch), and the losses.
 
 use super::adam::Adam;
-use super::data::{Mirror, Positions};
+use super::data::{FileFlip, Mirror, Positions};
 use super::model::{sigmoid, Gradient, Model, Scratch};
 use super::shards::{self, SHARDS};
 use xiangqi::Position;
@@ -30,6 +30,9 @@ pub struct Settings {
     pub k: f64,
     /// Seeds the initial weights and the order of every epoch.
     pub seed: u64,
+    /// Whether half the positions of each epoch are trained with their files mirrored (see
+    /// [`flipped`]).
+    pub flip_files: bool,
     /// Threads (they never change the result).
     pub threads: usize,
 }
@@ -43,6 +46,33 @@ pub struct State {
     pub adam: Adam,
     /// Epochs completed.
     pub epochs_done: usize,
+    /// The epoch with the lowest validation loss so far, if any is done.
+    pub best: Option<Best>,
+}
+
+/// The best epoch so far: the one whose float network had the lowest validation loss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Best {
+    /// The epoch's number, from 1.
+    pub epoch: usize,
+    /// Its validation loss.
+    pub loss: f64,
+    /// Its exported network file.
+    pub network: Vec<u8>,
+}
+
+impl State {
+    /// Records epoch `epoch` (from 1) with its validation loss and network file, if its loss
+    /// is the lowest so far (a tie keeps the earlier epoch).
+    pub fn offer_best(&mut self, epoch: usize, loss: f64, network: impl FnOnce() -> Vec<u8>) {
+        if self.best.as_ref().is_none_or(|best| loss < best.loss) {
+            self.best = Some(Best {
+                epoch,
+                loss,
+                network: network(),
+            });
+        }
+    }
 }
 
 impl State {
@@ -54,6 +84,7 @@ impl State {
             model,
             adam,
             epochs_done: 0,
+            best: None,
         }
     }
 }
@@ -79,6 +110,20 @@ pub fn epoch_order(seed: u64, epoch: usize, len: usize) -> Vec<u32> {
         order.swap(i, j);
     }
     order
+}
+
+/// Whether position `i` is trained with its files mirrored in epoch `epoch`: a coin drawn
+/// from the seed and the position for the even epochs, the other side of it for the odd ones,
+/// so each position is seen both ways equally often and a resumed training needs no generator
+/// state.
+#[inline]
+pub fn flipped(seed: u64, epoch: usize, i: usize) -> bool {
+    let mut x = seed ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    // SplitMix64's finaliser: every bit of the input stirs the low bit.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    (x & 1 == 1) != (epoch % 2 == 1)
 }
 
 /// The learning rate of step `step` (from 0) of `total`: a cosine from `lr` down to
@@ -112,6 +157,8 @@ pub fn train_epoch(
     progress: &mut dyn FnMut(usize),
 ) -> f64 {
     let mirror = Mirror::new();
+    let flip = FileFlip::new();
+    let epoch = state.epochs_done;
     let hidden = state.model.hidden();
     let mut shards: Vec<Shard> = (0..SHARDS)
         .map(|_| Shard {
@@ -135,6 +182,10 @@ pub fn train_epoch(
             for &i in &batch[shards::range(batch.len(), SHARDS, s)] {
                 let i = i as usize;
                 let n = data.inputs(i, &mirror, &mut us, &mut them);
+                if settings.flip_files && flipped(settings.seed, epoch, i) {
+                    flip.apply(&mut us[..n]);
+                    flip.apply(&mut them[..n]);
+                }
                 let l = model.backward(
                     &us[..n],
                     &them[..n],
