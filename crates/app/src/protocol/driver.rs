@@ -65,11 +65,37 @@ pub struct Session {
     level: u8,
     limit_strength: bool,
     elo: i32,
-    /// The network `EvalFile` chose, and the name it was chosen by (`<embedded>` for the
-    /// built-in one); the engine evaluates with it while `Use NNUE` is on.
-    network: (Arc<Network>, String),
+    /// The network `EvalFile` chose; the engine evaluates with it while `Use NNUE` is on.
+    network: ChosenNetwork,
     /// The last `go perft`, which may still be counting on its own thread.
     perft: Option<PerftJob>,
+}
+
+/// A network and the name `EvalFile` chose it by (`<embedded>` for the built-in one).
+struct ChosenNetwork {
+    network: Arc<Network>,
+    name: String,
+}
+
+impl ChosenNetwork {
+    /// The built-in network.
+    fn embedded() -> ChosenNetwork {
+        ChosenNetwork {
+            network: nnue::embedded(),
+            name: nnue::EMBEDDED_NAME.to_owned(),
+        }
+    }
+
+    /// The network file at `path`; empty, `<empty>` or `<embedded>` name the built-in one.
+    fn load(path: &str) -> Result<ChosenNetwork, nnue::NetworkError> {
+        if path.is_empty() || path == "<empty>" || path == nnue::EMBEDDED_NAME {
+            return Ok(ChosenNetwork::embedded());
+        }
+        Ok(ChosenNetwork {
+            network: Arc::new(Network::load(Path::new(path))?),
+            name: path.to_owned(),
+        })
+    }
 }
 
 impl Session {
@@ -97,7 +123,7 @@ impl Session {
             level: strength::MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
-            network: (nnue::embedded(), nnue::EMBEDDED_NAME.to_owned()),
+            network: ChosenNetwork::embedded(),
             perft: None,
         }
     }
@@ -233,10 +259,10 @@ impl Session {
             Command::Eval => {
                 let root = self.root();
                 let score = xiangqi_engine::tuning::DEFAULT_EVALUATOR.evaluate(&root);
-                let network = self.network.0.evaluate(&root);
+                let network = self.network.network.evaluate(&root);
                 self.say(&format!(
                     "info string eval {score} (side to move); network {network} ({})",
-                    self.network.1
+                    self.network.name
                 ));
             }
             Command::Quit => {
@@ -297,7 +323,7 @@ impl Session {
             Opt::Elo => self.elo.to_string(),
             Opt::UseMillisec => millis.to_string(),
             Opt::UseNnue => o.network.is_some().to_string(),
-            Opt::EvalFile => self.network.1.clone(),
+            Opt::EvalFile => self.network.name.clone(),
         }
     }
 
@@ -355,7 +381,7 @@ impl Session {
             (Opt::OwnBook, Value::Flag(on)) => self.engine.set_own_book(on),
             (Opt::BookFile, Value::Text(path)) => self.set_book_file(&path),
             (Opt::UseNnue, Value::Flag(on)) => {
-                let network = on.then(|| Arc::clone(&self.network.0));
+                let network = on.then(|| Arc::clone(&self.network.network));
                 self.engine.set_network(network);
             }
             (Opt::EvalFile, Value::Text(path)) => self.set_eval_file(&path),
@@ -385,21 +411,17 @@ impl Session {
     /// Loads the network file named by `path`; empty or `<embedded>` means the built-in
     /// network. A bad file leaves the current network in place.
     fn set_eval_file(&mut self, path: &str) {
-        let loaded = if path.is_empty() || path == "<empty>" || path == nnue::EMBEDDED_NAME {
-            Ok((nnue::embedded(), nnue::EMBEDDED_NAME.to_owned()))
-        } else {
-            Network::load(Path::new(path)).map(|n| (Arc::new(n), path.to_owned()))
-        };
-        match loaded {
-            Ok((network, name)) => {
-                let units = network.hidden();
-                self.network = (network, name);
+        match ChosenNetwork::load(path) {
+            Ok(chosen) => {
+                let units = chosen.network.hidden();
+                self.network = chosen;
                 if self.engine.options().network.is_some() {
-                    self.engine.set_network(Some(Arc::clone(&self.network.0)));
+                    self.engine
+                        .set_network(Some(Arc::clone(&self.network.network)));
                 }
                 self.say(&format!(
                     "info string network {} loaded ({units} units a side)",
-                    self.network.1
+                    self.network.name
                 ));
             }
             Err(e) => self.complain(&format!("{e}; the network is unchanged")),

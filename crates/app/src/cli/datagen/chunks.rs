@@ -350,13 +350,7 @@ mod tests {
             chunks,
             chunk_games: 2,
             seed: 21,
-            config: Config {
-                nodes: 300,
-                random_plies: 4,
-                skip_plies: 4,
-                max_plies: 50,
-                hash_mb: 1,
-            },
+            config: Config::tiny(),
             concurrency,
         }
     }

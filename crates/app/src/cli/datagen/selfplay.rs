@@ -26,6 +26,20 @@ pub struct Config {
     pub hash_mb: usize,
 }
 
+#[cfg(test)]
+impl Config {
+    /// Short, shallow games for the tests of datagen's modules.
+    pub(crate) fn tiny() -> Config {
+        Config {
+            nodes: 300,
+            random_plies: 4,
+            skip_plies: 4,
+            max_plies: 50,
+            hash_mb: 1,
+        }
+    }
+}
+
 /// A game's result from Red's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -237,23 +251,14 @@ fn is_quiet_sample(game: &Game, config: &Config, best: xiangqi::Move, score: i32
 mod tests {
     use super::*;
 
-    fn tiny() -> Config {
-        Config {
-            nodes: 300,
-            random_plies: 4,
-            skip_plies: 4,
-            max_plies: 60,
-            hash_mb: 1,
-        }
-    }
-
     #[test]
     fn a_game_is_a_function_of_its_seed() {
+        let tiny = Config::tiny;
         let mut searcher = Searcher::new(tiny().nodes, 1);
         let a = play(&mut searcher, &tiny(), 5).unwrap();
         let b = play(&mut Searcher::new(tiny().nodes, 1), &tiny(), 5).unwrap();
         assert_eq!(a, b);
-        assert!(a.plies <= 60);
+        assert!(a.plies <= tiny().max_plies);
         assert!(!a.recorded.is_empty());
         let c = play(&mut searcher, &tiny(), 6).unwrap();
         assert_ne!(a.recorded, c.recorded);

@@ -135,13 +135,7 @@ mod tests {
         Run {
             games: 3,
             seed: 11,
-            config: Config {
-                nodes: 300,
-                random_plies: 4,
-                skip_plies: 4,
-                max_plies: 50,
-                hash_mb: 1,
-            },
+            config: Config::tiny(),
             concurrency,
         }
     }
