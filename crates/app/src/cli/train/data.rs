@@ -168,16 +168,7 @@ pub struct Mirror(Vec<u16>);
 impl Mirror {
     /// The table.
     pub fn new() -> Mirror {
-        let mut table = vec![0u16; INPUTS];
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                for sq in Square::all() {
-                    table[index(Color::Red, piece, sq)] = index(Color::Black, piece, sq) as u16;
-                }
-            }
-        }
-        Mirror(table)
+        Mirror(red_input_table(|piece, sq| index(Color::Black, piece, sq)))
     }
 }
 
@@ -196,17 +187,9 @@ pub struct FileFlip(Vec<u16>);
 impl FileFlip {
     /// The table.
     pub fn new() -> FileFlip {
-        let mut table = vec![0u16; INPUTS];
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                for sq in Square::all() {
-                    table[index(Color::Red, piece, sq)] =
-                        index(Color::Red, piece, sq.flip_file()) as u16;
-                }
-            }
-        }
-        FileFlip(table)
+        FileFlip(red_input_table(|piece, sq| {
+            index(Color::Red, piece, sq.flip_file())
+        }))
     }
 
     /// Mirrors the inputs in place.
@@ -222,6 +205,20 @@ impl Default for FileFlip {
     fn default() -> Self {
         FileFlip::new()
     }
+}
+
+/// A table indexed by Red's input for each piece on each square, holding `input(piece, sq)`.
+fn red_input_table(input: impl Fn(Piece, Square) -> usize) -> Vec<u16> {
+    let mut table = vec![0u16; INPUTS];
+    for color in Color::ALL {
+        for kind in PieceKind::ALL {
+            let piece = Piece::new(color, kind);
+            for sq in Square::all() {
+                table[index(Color::Red, piece, sq)] = input(piece, sq) as u16;
+            }
+        }
+    }
+    table
 }
 
 /// Reads one chunk file into positions; errors name the file (and, for a corrupt file, the
