@@ -472,6 +472,21 @@ fn datagen_chunks_survive_a_kill() {
     assert!(!o.status.success());
     let o = xiangqi(&["datagen", "--dir", whole.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--dir needs --chunks"));
+    let not_a_network = dir.join("datagen.txt-is-not-a-network");
+    std::fs::write(&not_a_network, "no network here").unwrap();
+    let network_args = |extra: &[&str]| {
+        let mut args = vec!["datagen", "--games", "1", "--out", "/dev/null", "--network"];
+        args.push(not_a_network.to_str().unwrap());
+        args.extend_from_slice(extra);
+        xiangqi(&args)
+    };
+    let o = network_args(&[]);
+    assert!(!o.status.success());
+    let error = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(error.contains("as --network"), "{error}");
+    let o = network_args(&["--hand-made"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot be used with"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

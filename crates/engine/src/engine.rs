@@ -37,8 +37,9 @@ pub struct EngineOptions {
     /// Play a move from the opening book when it has one (games only: never while
     /// pondering, in infinite or mate analysis).
     pub own_book: bool,
-    /// The evaluation network that replaces the hand-made evaluation; `None` keeps the
-    /// hand-made one.
+    /// The evaluation network; `None` evaluates with the hand-made evaluation. The default is
+    /// the built-in network. Weakened levels always use the hand-made evaluation, which their
+    /// calibration was measured with.
     pub network: Option<Arc<Network>>,
 }
 
@@ -52,7 +53,7 @@ impl Default for EngineOptions {
             strength: None,
             seed: None,
             own_book: true,
-            network: None,
+            network: Some(crate::nnue::embedded()),
         }
     }
 }
@@ -509,9 +510,10 @@ fn run(
         reported_lines: options.multipv,
         move_overhead: options.move_overhead,
     };
+    // The levels' calibration (docs/STRENGTH.md) was measured with the hand-made evaluation.
     let eval = Evaluation {
         hand_made: &DEFAULT_EVALUATOR,
-        network: options.network.as_deref(),
+        network: options.network.as_deref().filter(|_| profile.is_none()),
     };
     std::thread::scope(|scope| {
         for id in 1..threads {

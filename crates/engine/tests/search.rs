@@ -342,6 +342,7 @@ fn a_search_evaluates_with_the_network_it_is_given_and_forgets_the_other_evaluat
     )
     .unwrap();
     let mut engine = engine(1, 1);
+    engine.set_network(None);
     let hand_made = engine.search(SearchRequest::new(pos.clone(), depth(4)), |_| {});
     assert_ne!(
         hand_made.score, 0,
@@ -355,4 +356,29 @@ fn a_search_evaluates_with_the_network_it_is_given_and_forgets_the_other_evaluat
     engine.set_network(None);
     let again = engine.search(SearchRequest::new(pos, depth(4)), |_| {});
     assert_eq!(again.score, hand_made.score);
+}
+
+#[test]
+fn weakened_levels_play_with_the_hand_made_evaluation_whatever_the_network() {
+    let pos = Position::from_fen(
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+    )
+    .unwrap();
+    let search_at_level_5 = |network| {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 8,
+            own_book: false,
+            seed: Some(7),
+            strength: Some(xiangqi_engine::strength::Strength::level(5)),
+            network,
+            ..EngineOptions::default()
+        });
+        engine.search(SearchRequest::new(pos.clone(), depth(4)), |_| {})
+    };
+    let hand_made = search_at_level_5(None);
+    // The flat network would score 0; the level's calibration belongs to the hand-made one.
+    let with_network = search_at_level_5(Some(flat_network()));
+    assert_ne!(hand_made.score, 0);
+    assert_eq!(with_network.score, hand_made.score);
+    assert_eq!(with_network.best_move, hand_made.best_move);
 }

@@ -1,5 +1,6 @@
-//! `xiangqi bench [DEPTH]`: the deterministic search benchmark (`--nnue`: with the built-in
-//! network); `xiangqi bench --eval` times the evaluation alone.
+//! `xiangqi bench [DEPTH]`: the deterministic search benchmark with the built-in network
+//! (`--hand-made`: with the hand-made evaluation); `xiangqi bench --eval` times the evaluation
+//! alone.
 
 use anyhow::Result;
 use clap::Args;
@@ -13,10 +14,10 @@ pub struct BenchArgs {
     /// Time the evaluation alone instead (the depth is then ignored).
     #[arg(long)]
     eval: bool,
-    /// Search with the built-in evaluation network instead of the hand-made evaluation (its
-    /// node count is a checksum of its own).
+    /// Search with the hand-made evaluation instead of the built-in network (its node count
+    /// is a checksum of its own).
     #[arg(long)]
-    nnue: bool,
+    hand_made: bool,
 }
 
 /// Rounds of `bench --eval`: about one and a half million evaluations, a fraction of a second.
@@ -38,7 +39,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let network = args.nnue.then(xiangqi_engine::nnue::embedded);
+    let network = (!args.hand_made).then(xiangqi_engine::nnue::embedded);
     let result = xiangqi_engine::bench::run(args.depth, network, |i, nodes| {
         eprintln!("position {:>2}: {nodes} nodes", i + 1);
     });

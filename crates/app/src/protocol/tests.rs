@@ -579,7 +579,7 @@ fn the_network_options_are_listed_and_load_only_good_files() {
     out.wait_for("uciok");
     assert!(out
         .text()
-        .contains("option name Use NNUE type check default false\n"));
+        .contains("option name Use NNUE type check default true\n"));
     assert!(out
         .text()
         .contains("option name EvalFile type string default <embedded>\n"));

@@ -82,10 +82,19 @@ struct LevelView {
 }
 
 async fn levels() -> Json<Vec<LevelView>> {
+    use xiangqi_engine::strength::{FULL_ENGINE_ELO, LEVEL_ELO, MAX_LEVEL, MIN_LEVEL};
     Json(
-        (xiangqi_engine::strength::MIN_LEVEL..=xiangqi_engine::strength::MAX_LEVEL)
-            .zip(xiangqi_engine::strength::LEVEL_ELO)
-            .map(|(level, elo)| LevelView { level, elo })
+        (MIN_LEVEL..=MAX_LEVEL)
+            .zip(LEVEL_ELO)
+            .map(|(level, elo)| LevelView {
+                level,
+                // Level 10 is the full engine, which plays with the network.
+                elo: if level == MAX_LEVEL {
+                    FULL_ENGINE_ELO
+                } else {
+                    elo
+                },
+            })
             .collect(),
     )
 }

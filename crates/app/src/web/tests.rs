@@ -526,6 +526,11 @@ async fn levels_list_their_elo() {
     assert_eq!(levels[0]["level"], 1);
     let elo: Vec<i64> = levels.iter().map(|l| l["elo"].as_i64().unwrap()).collect();
     assert!(elo.windows(2).all(|w| w[0] < w[1]), "{elo:?}");
+    assert_eq!(
+        elo[9],
+        i64::from(xiangqi_engine::strength::FULL_ENGINE_ELO),
+        "level 10 is the full engine, with the network"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

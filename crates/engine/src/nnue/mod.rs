@@ -1,6 +1,7 @@
 //! The evaluation network (NNUE: an efficiently updatable neural network): a small network
 //! over the pieces on their squares, whose first layer the search keeps up to date move by
-//! move, as an alternative to the hand-made evaluation.
+//! move: the engine's default evaluation (the hand-made one is the alternative, and the one
+//! the weakened levels play with).
 //!
 //! # The network
 //!

@@ -20,7 +20,9 @@ use crate::web::disk;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
+use xiangqi_engine::nnue::Network;
 
 /// The settings of a `--dir` run.
 #[derive(Clone, Debug)]
@@ -73,18 +75,20 @@ pub fn manifest(run: &ChunkRun, engine: u64) -> String {
     )
 }
 
-/// A fingerprint of how the engine plays: a hash of a short fixed self-play game (24 plies at
-/// 2,000 nodes a move, some 50,000 nodes in all). Any change to the search or the evaluation
-/// almost surely changes a move or a score, and with it the fingerprint.
-pub fn engine_fingerprint() -> Result<u64> {
+/// A fingerprint of how the engine plays with `network` (`None`: the hand-made evaluation): a
+/// hash of a short fixed self-play game (24 plies at 2,000 nodes a move, some 50,000 nodes in
+/// all). Any change to the search or the evaluation almost surely changes a move or a score,
+/// and with it the fingerprint.
+pub fn engine_fingerprint(network: Option<Arc<Network>>) -> Result<u64> {
     let config = Config {
         nodes: 2000,
         random_plies: 4,
         skip_plies: 0,
         max_plies: 24,
         hash_mb: 1,
+        network,
     };
-    let game = selfplay::play(&mut Searcher::new(config.nodes, 1), &config, 0)?;
+    let game = selfplay::play(&mut Searcher::new(&config), &config, 0)?;
     let file = samples::encode_file(&game.samples()?, 1);
     // The header's checksum is the hash of the records.
     let mut checksum = [0u8; 8];
@@ -99,7 +103,7 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
         bail!("--chunk-games must be at least 1");
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let wanted = manifest(run, engine_fingerprint()?);
+    let wanted = manifest(run, engine_fingerprint(run.config.network.clone())?);
     let manifest_path = dir.join(MANIFEST);
     match std::fs::read_to_string(&manifest_path) {
         Ok(found) => compare_manifests(dir, &found, &wanted)?,
@@ -255,7 +259,7 @@ pub fn generate(
     schedule::run_in_order(
         missing.len() as u64 * per_chunk,
         run.concurrency,
-        || Searcher::new(config.nodes, config.hash_mb),
+        || Searcher::new(config),
         |searcher, job| {
             let chunk = missing[(job / per_chunk) as usize];
             let game = job % per_chunk;
@@ -440,6 +444,11 @@ mod tests {
         larger.chunk_games = 3;
         let error = prepare(&dir, &larger).unwrap_err().to_string();
         assert!(error.contains("chunk-games 2 there, 3 here"), "{error}");
+        // The same settings with the other evaluation: the fingerprint tells them apart.
+        let mut hand_made = tiny(2, 1);
+        hand_made.config.network = None;
+        let error = prepare(&dir, &hand_made).unwrap_err().to_string();
+        assert!(error.contains("plays differently"), "{error}");
         let manifest_text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
         let changed = manifest_text.replace("engine ", "engine f");
         std::fs::write(dir.join(MANIFEST), changed).unwrap();

@@ -34,6 +34,8 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args};
 use selfplay::Config;
 use std::path::PathBuf;
+use std::sync::Arc;
+use xiangqi_engine::nnue::Network;
 use xiangqi_engine::random::Rng;
 
 /// Arguments of `datagen`.
@@ -79,6 +81,12 @@ pub struct DatagenArgs {
     /// Hash table of each game's engine, in MiB.
     #[arg(long, default_value_t = 16, value_name = "MB")]
     hash: usize,
+    /// Play with the hand-made evaluation instead of the built-in network.
+    #[arg(long, conflicts_with = "network")]
+    hand_made: bool,
+    /// Play with this evaluation network file instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    network: Option<PathBuf>,
     /// Games played at once, one thread each (does not change the output).
     #[arg(long, default_value_t = 1, value_name = "C")]
     concurrency: usize,
@@ -105,12 +113,22 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     if args.nodes == 0 {
         bail!("--nodes must be at least 1");
     }
+    let network = match (&args.network, args.hand_made) {
+        (_, true) => None,
+        (Some(path), false) => {
+            Some(Arc::new(Network::load(path).with_context(|| {
+                format!("cannot use {} as --network", path.display())
+            })?))
+        }
+        (None, false) => Some(xiangqi_engine::nnue::embedded()),
+    };
     let config = Config {
         nodes: args.nodes,
         random_plies: args.random_plies,
         skip_plies: args.skip_plies,
         max_plies: args.max_plies.max(1),
         hash_mb: args.hash.max(1),
+        network,
     };
     let concurrency = args.concurrency.max(1);
     if let Some(out) = &args.out {

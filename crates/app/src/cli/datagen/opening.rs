@@ -53,11 +53,15 @@ fn random_plies(rng: &mut Rng, plies: u32) -> Game {
 
 #[cfg(test)]
 mod tests {
+    use super::super::selfplay::Config;
     use super::*;
 
     #[test]
     fn same_seed_same_opening() {
-        let mut searcher = Searcher::new(500, 1);
+        let mut searcher = Searcher::new(&Config {
+            nodes: 500,
+            ..Config::tiny()
+        });
         let (a, _) = random_opening(&mut searcher, &mut Rng::new(9), 6);
         searcher.new_game();
         let (b, _) = random_opening(&mut searcher, &mut Rng::new(9), 6);

@@ -1,6 +1,7 @@
 //! The engine as self-play uses it: one thread, a fixed node budget per move, and a hash table
 //! that only this game uses, so a game's moves depend on nothing but its own history.
 
+use super::selfplay::Config;
 use xiangqi::Game;
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 
@@ -11,16 +12,21 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// An engine searching about `nodes` nodes per move with a `hash_mb` MiB table.
-    pub fn new(nodes: u64, hash_mb: usize) -> Searcher {
+    /// An engine searching `config.nodes` nodes per move with a `config.hash_mb` MiB table
+    /// and `config.network` as its evaluation.
+    pub fn new(config: &Config) -> Searcher {
         let engine = Engine::new(EngineOptions {
-            hash_mb,
+            hash_mb: config.hash_mb,
             threads: 1,
             // The book's random choice would make the data depend on the clock.
             own_book: false,
+            network: config.network.clone(),
             ..EngineOptions::default()
         });
-        Searcher { engine, nodes }
+        Searcher {
+            engine,
+            nodes: config.nodes,
+        }
     }
 
     /// Empties the hash table, so the next game starts from the same state as any other.

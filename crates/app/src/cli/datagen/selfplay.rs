@@ -7,7 +7,9 @@ use super::searcher::Searcher;
 use crate::samples::{Sample, Wdl};
 use anyhow::{Context, Result};
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 use xiangqi::{Color, Game, Outcome, Position};
+use xiangqi_engine::nnue::Network;
 use xiangqi_engine::random::Rng;
 use xiangqi_engine::score::MATE_BOUND;
 
@@ -24,6 +26,8 @@ pub struct Config {
     pub max_plies: usize,
     /// Hash table per game, in MiB.
     pub hash_mb: usize,
+    /// The evaluation network the engine plays with; `None` is the hand-made evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 #[cfg(test)]
@@ -36,6 +40,7 @@ impl Config {
             skip_plies: 4,
             max_plies: 50,
             hash_mb: 1,
+            network: Some(xiangqi_engine::nnue::embedded()),
         }
     }
 }
@@ -254,9 +259,9 @@ mod tests {
     #[test]
     fn a_game_is_a_function_of_its_seed() {
         let tiny = Config::tiny;
-        let mut searcher = Searcher::new(tiny().nodes, 1);
+        let mut searcher = Searcher::new(&tiny());
         let a = play(&mut searcher, &tiny(), 5).unwrap();
-        let b = play(&mut Searcher::new(tiny().nodes, 1), &tiny(), 5).unwrap();
+        let b = play(&mut Searcher::new(&tiny()), &tiny(), 5).unwrap();
         assert_eq!(a, b);
         assert!(a.plies <= tiny().max_plies);
         assert!(!a.recorded.is_empty());

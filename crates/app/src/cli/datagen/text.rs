@@ -70,7 +70,7 @@ pub fn generate(
     schedule::run_in_order(
         run.games,
         run.concurrency,
-        || Searcher::new(config.nodes, config.hash_mb),
+        || Searcher::new(config),
         |searcher, index| {
             selfplay::play(searcher, config, game_seed(run.seed, index))
                 .with_context(|| format!("game {}", index + 1))
