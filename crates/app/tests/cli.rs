@@ -472,6 +472,13 @@ fn datagen_chunks_survive_a_kill() {
     assert!(!o.status.success());
     let o = xiangqi(&["datagen", "--dir", whole.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--dir needs --chunks"));
+    let empty = dir.join("empty");
+    let o = xiangqi(&["datagen", "--dir", empty.to_str().unwrap(), "--chunks", "0"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        o.status.success() && err.contains("holds no chunks;"),
+        "{err}"
+    );
     let not_a_network = dir.join("datagen.txt-is-not-a-network");
     std::fs::write(&not_a_network, "no network here").unwrap();
     let network_args = |extra: &[&str]| {

@@ -335,11 +335,15 @@ pub fn run(run: &ChunkRun, dir: &Path) -> Result<()> {
         Ok(())
     })?;
     let seconds = started.elapsed().as_secs_f64();
+    let held = match run.chunks {
+        0 => "no chunks".to_owned(),
+        1 => "chunk 0".to_owned(),
+        n => format!("chunks 0-{}", n - 1),
+    };
     eprintln!(
-        "done: {} holds chunks 0-{}; {made} made now, {positions} positions in {seconds:.1} s \
+        "done: {} holds {held}; {made} made now, {positions} positions in {seconds:.1} s \
          ({:.0} positions/s)",
         dir.display(),
-        run.chunks.saturating_sub(1),
         positions as f64 / seconds.max(1e-9),
     );
     Ok(())
