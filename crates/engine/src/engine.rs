@@ -150,6 +150,8 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// Chooses among book moves.
     rng: Rng,
+    /// The evaluation the hash table's scores came from (see [`evaluation_id`]).
+    table_evaluation: Option<u64>,
 }
 
 impl Default for Engine {
@@ -169,6 +171,7 @@ impl Engine {
             memories: Arc::new(MemoryStore::with_main_thread()),
             rng: options.seed.map_or_else(Rng::from_time, Rng::new),
             book: Book::builtin(),
+            table_evaluation: evaluation_id(options.network.as_deref()),
             options,
             running: None,
         }
@@ -216,18 +219,12 @@ impl Engine {
         self.options.own_book = on;
     }
 
-    /// Evaluates with `network` in the next searches; `None` goes back to the hand-made
-    /// evaluation. A change of evaluation forgets what the hash table learned, as its scores
-    /// came from the other one (the evaluation caches notice by themselves).
+    /// Evaluates with `network` in the next full-strength searches; `None` goes back to the
+    /// hand-made evaluation. The first search with another evaluation than the last one
+    /// empties the hash table, as its scores came from the other evaluation (the evaluation
+    /// caches notice by themselves).
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        let changed = match (&self.options.network, &network) {
-            (Some(old), Some(new)) => old.checksum() != new.checksum(),
-            (old, new) => old.is_some() != new.is_some(),
-        };
         self.options.network = network;
-        if changed {
-            self.new_game();
-        }
     }
 
     /// Uses `book` as the opening book; `None` goes back to the built-in one.
@@ -289,6 +286,13 @@ impl Engine {
         D: FnOnce(SearchResult) + Send + 'static,
     {
         self.stop_and_wait();
+        // A weakened level searches with the hand-made evaluation, the full engine with the
+        // network: switching between them (or between networks) must not mix their scores.
+        let evaluation = evaluation_id(search_network(&self.options, &request));
+        if evaluation != self.table_evaluation {
+            self.new_game();
+            self.table_evaluation = evaluation;
+        }
         let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
@@ -477,6 +481,29 @@ fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
     }
 }
 
+/// The weakened play a request is searched with: none at full strength, and none in analysis
+/// (`go infinite` always gets the full engine; a weakened level plays games).
+fn search_profile(options: &EngineOptions, request: &SearchRequest) -> Option<Profile> {
+    options
+        .strength
+        .and_then(|s| s.profile())
+        .filter(|_| !request.limits.infinite)
+}
+
+/// The network a request is searched with. A weakened level has none: the levels' calibration
+/// (docs/STRENGTH.md) was measured with the hand-made evaluation.
+fn search_network<'a>(options: &'a EngineOptions, request: &SearchRequest) -> Option<&'a Network> {
+    options
+        .network
+        .as_deref()
+        .filter(|_| search_profile(options, request).is_none())
+}
+
+/// Tells evaluations apart: a network's checksum, `None` for the hand-made evaluation.
+fn evaluation_id(network: Option<&Network>) -> Option<u64> {
+    network.map(Network::checksum)
+}
+
 fn run(
     tt: &TranspositionTable,
     memories: &MemoryStore,
@@ -490,11 +517,7 @@ fn run(
     tt.new_search();
     let root = request.root_position();
     let moves = root_moves(request, &root);
-    // Analysis (`go infinite`) always gets the full engine; a weakened level plays games.
-    let profile = options
-        .strength
-        .and_then(|s| s.profile())
-        .filter(|_| !request.limits.infinite);
+    let profile = search_profile(options, request);
     let mut limits = request.limits.clone();
     let mut threads = options.threads;
     let mut lines = options.multipv;
@@ -510,10 +533,9 @@ fn run(
         reported_lines: options.multipv,
         move_overhead: options.move_overhead,
     };
-    // The levels' calibration (docs/STRENGTH.md) was measured with the hand-made evaluation.
     let eval = Evaluation {
         hand_made: &DEFAULT_EVALUATOR,
-        network: options.network.as_deref().filter(|_| profile.is_none()),
+        network: search_network(options, request),
     };
     std::thread::scope(|scope| {
         for id in 1..threads {

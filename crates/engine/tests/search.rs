@@ -359,6 +359,44 @@ fn a_search_evaluates_with_the_network_it_is_given_and_forgets_the_other_evaluat
 }
 
 #[test]
+fn switching_between_a_level_and_the_full_engine_empties_the_hash_table() {
+    let start = Position::startpos();
+    let elsewhere = Position::from_fen(
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+    )
+    .unwrap();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        own_book: false,
+        seed: Some(7),
+        strength: Some(xiangqi_engine::strength::Strength::level(5)),
+        network: Some(flat_network()),
+        ..EngineOptions::default()
+    });
+    // What the table knows about the position after the first search's best move.
+    let learned = |engine: &mut Engine| {
+        let result = engine.search(SearchRequest::new(start.clone(), depth(3)), |_| {});
+        let mut after = start.clone();
+        after.make_move(result.best_move.unwrap());
+        assert!(engine.probe(&after).is_some());
+        after
+    };
+    let after = learned(&mut engine);
+    // Another search at the same level keeps what the table learned...
+    engine.search(SearchRequest::new(elsewhere.clone(), depth(1)), |_| {});
+    assert!(engine.probe(&after).is_some());
+    // ...but the full engine evaluates with the network: the level's scores must go.
+    engine.set_strength(None);
+    engine.search(SearchRequest::new(elsewhere.clone(), depth(1)), |_| {});
+    assert!(engine.probe(&after).is_none());
+    // And the other way round.
+    let after = learned(&mut engine);
+    engine.set_strength(Some(xiangqi_engine::strength::Strength::level(5)));
+    engine.search(SearchRequest::new(elsewhere, depth(1)), |_| {});
+    assert!(engine.probe(&after).is_none());
+}
+
+#[test]
 fn weakened_levels_play_with_the_hand_made_evaluation_whatever_the_network() {
     let pos = Position::from_fen(
         "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
