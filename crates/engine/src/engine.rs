@@ -150,8 +150,9 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// Chooses among book moves.
     rng: Rng,
-    /// The evaluation the hash table's scores came from (see [`evaluation_id`]).
-    table_evaluation: Option<u64>,
+    /// The evaluation the hash table's scores came from (see [`evaluation_id`]); `None` while
+    /// the table is empty, which suits any evaluation.
+    table_evaluation: Option<Option<u64>>,
 }
 
 impl Default for Engine {
@@ -171,7 +172,7 @@ impl Engine {
             memories: Arc::new(MemoryStore::with_main_thread()),
             rng: options.seed.map_or_else(Rng::from_time, Rng::new),
             book: Book::builtin(),
-            table_evaluation: evaluation_id(options.network.as_deref()),
+            table_evaluation: None,
             options,
             running: None,
         }
@@ -189,6 +190,7 @@ impl Engine {
         // Drop the old table first so its memory can be reused.
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(mb.clamp(1, MAX_HASH_MB)));
+        self.table_evaluation = None;
         self.options.hash_mb = self.tt.megabytes().max(1);
         self.options.hash_mb
     }
@@ -241,6 +243,7 @@ impl Engine {
             Some(tt) => tt.clear(),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
         }
+        self.table_evaluation = None;
     }
 
     /// What the hash table knows about `pos` (UCCI `probe`).
@@ -289,10 +292,13 @@ impl Engine {
         // A weakened level searches with the hand-made evaluation, the full engine with the
         // network: switching between them (or between networks) must not mix their scores.
         let evaluation = evaluation_id(search_network(&self.options, &request));
-        if evaluation != self.table_evaluation {
+        if self
+            .table_evaluation
+            .is_some_and(|filled_by| filled_by != evaluation)
+        {
             self.new_game();
-            self.table_evaluation = evaluation;
         }
+        self.table_evaluation = Some(evaluation);
         let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
