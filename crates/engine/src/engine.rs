@@ -131,6 +131,8 @@ pub struct SearchResult {
 
 struct Running {
     shared: Arc<Shared>,
+    /// Whether a limit ends the search by itself (see [`Engine::is_unbounded`]).
+    bounded: bool,
     /// Set just before the result is handed over: from then on the search counts as over,
     /// even while its thread is still winding down.
     finished: Arc<AtomicBool>,
@@ -299,6 +301,7 @@ impl Engine {
             self.new_game();
         }
         self.table_evaluation = Some(evaluation);
+        let bounded = request.limits.is_bounded();
         let book_result = self.book_move(&request);
         let shared = Arc::new(Shared::new(request.ponder));
         let tt = Arc::clone(&self.tt);
@@ -338,6 +341,7 @@ impl Engine {
             .expect("spawning the search thread");
         self.running = Some(Running {
             shared,
+            bounded,
             finished,
             handle,
         });
@@ -425,6 +429,17 @@ impl Engine {
         self.running
             .as_ref()
             .is_some_and(|r| !r.finished.load(Ordering::SeqCst))
+    }
+
+    /// Whether the running search has nothing that ends it by itself: it is infinite, has no
+    /// depth, node or time limit (a mate search that finds no mate goes on), or is pondering
+    /// before [`Engine::ponderhit`]. Waiting for it without [`Engine::stop`] may never end.
+    pub fn is_unbounded(&self) -> bool {
+        self.is_searching()
+            && self
+                .running
+                .as_ref()
+                .is_some_and(|r| !r.bounded || r.shared.pondering.load(Ordering::Relaxed))
     }
 
     /// Waits for the running search (if any) to finish by itself.

@@ -56,6 +56,18 @@ pub struct Limits {
     pub started: Option<Instant>,
 }
 
+impl Limits {
+    /// Whether a limit ends the search by itself: a depth, a node count or a time, and not
+    /// `infinite`.
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_some())
+    }
+}
+
 /// The optimum and maximum thinking time on `clock`.
 fn plan(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
     // Keep a reserve on the clock beyond the overhead: 1% plus a few milliseconds.

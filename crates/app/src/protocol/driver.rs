@@ -128,41 +128,27 @@ impl Session {
         }
     }
 
-    /// What is running in the background, for a refusal ("a search"), or `None` when idle.
-    /// `go`, `position` and `setoption` are refused while either runs, as they would change
-    /// what it works on or start a second job beside it.
-    fn running(&self) -> Option<&'static str> {
-        if self.engine.is_searching() {
-            Some("a search")
-        } else if self.perft.as_ref().is_some_and(PerftJob::is_running) {
-            Some("a perft")
-        } else {
-            None
+    /// Makes the engine idle before a command that would change what a search or perft works
+    /// on, so commands take effect in the order they came, as if each had waited for the one
+    /// before: a search or perft that ends by itself is waited for; one that may never end by
+    /// itself (`go infinite`, pondering, a mate search without other limits) is stopped, and
+    /// its best move printed, as `stop` would.
+    fn settle(&mut self) {
+        if let Some(perft) = self.perft.take() {
+            perft.wait();
         }
+        if self.engine.is_unbounded() {
+            self.engine.stop();
+        }
+        self.engine.wait();
     }
 
-    /// Stops a running perft (at once, printing its last line) and search (whose `bestmove`
-    /// follows), as `stop` asks.
+    /// Ends a running perft (at once, printing its last line) and search, and waits until the
+    /// search's `bestmove` is printed: whatever comes after `stop` applies to an idle engine.
+    /// Also what `quit` and the end of the input do.
     fn stop(&mut self) {
         self.perft = None;
-        self.engine.stop();
-    }
-
-    /// Ends everything running and waits for it: after `quit` or at the end of the input.
-    fn shut_down(&mut self) {
-        self.perft = None;
         self.engine.stop_and_wait();
-    }
-
-    /// Whether a `go` must wait because something runs; if so, says so.
-    fn go_refused(&self) -> bool {
-        let Some(what) = self.running() else {
-            return false;
-        };
-        self.complain(&format!(
-            "go ignored: {what} is already running (send stop first)"
-        ));
-        true
     }
 
     /// Hands the strength options to the engine.
@@ -228,17 +214,15 @@ impl Session {
             Command::Debug(_) | Command::Register => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
+                self.settle();
                 self.engine.new_game();
                 self.start = Position::startpos();
                 self.moves.clear();
                 self.banned.clear();
             }
+            // The position is the next `go`'s: a running search has its own copy.
             Command::Position(spec) => {
-                if let Some(what) = self.running() {
-                    self.complain(&format!(
-                        "position ignored: {what} is running (send stop first)"
-                    ));
-                } else if let Some((start, moves)) = self.read_position(&spec) {
+                if let Some((start, moves)) = self.read_position(&spec) {
                     self.start = start;
                     self.moves = moves;
                     self.banned.clear();
@@ -266,7 +250,7 @@ impl Session {
                 ));
             }
             Command::Quit => {
-                self.shut_down();
+                self.stop();
                 if self.dialect == Some(Dialect::Ucci) {
                     self.say("bye");
                 }
@@ -336,10 +320,10 @@ impl Session {
             }
             return;
         };
-        // Showing WDL changes only how the running search reports.
-        if let Some(what) = self.running().filter(|_| spec.opt != Opt::ShowWdl) {
-            self.complain(&format!("option {shown_name} ignored: {what} is running"));
-            return;
+        // Showing WDL changes only how the running search reports; every other option is
+        // for the searches to come.
+        if spec.opt != Opt::ShowWdl {
+            self.settle();
         }
         match spec.read(value) {
             Ok(value) => self.apply_option(spec.opt, value),
@@ -483,9 +467,7 @@ impl Session {
     fn go(&mut self, params: GoParams) {
         // The move's time runs from now, not from when the search thread gets going.
         let received = Instant::now();
-        if self.go_refused() {
-            return;
-        }
+        self.settle();
         let root = self.root();
         let notation = self.notation();
         let mut search_moves = Vec::new();
@@ -510,12 +492,18 @@ impl Session {
             }),
             None => None,
         };
+        // A bare `go` names no limit: it searches until `stop`, like `go infinite`.
+        let unlimited = params.depth.is_none()
+            && params.nodes.is_none()
+            && params.movetime.is_none()
+            && params.mate.is_none()
+            && clock.is_none();
         let limits = Limits {
             depth: params.depth,
             nodes: params.nodes,
             movetime: params.movetime,
             clock,
-            infinite: params.infinite,
+            infinite: params.infinite || unlimited,
             mate: params.mate,
             started: Some(received),
         };
@@ -528,18 +516,17 @@ impl Session {
             ponder: params.ponder,
         };
         let dialect = self.dialect.unwrap_or(Dialect::Uci);
+        // Moves are written in the notation of the `go`'s time (options wait for the search).
+        let ranks = notation == Notation::UciRanks1To10;
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
         let info_settings = Arc::clone(&self.settings);
-        let done_settings = Arc::clone(&self.settings);
         let info_root = root.clone();
         let draw_offered = params.draw_offered;
         self.engine.start(
             request,
             move |info| {
-                let (ranks, show_wdl) = info_settings
-                    .lock()
-                    .map_or((false, false), |s| (s.ranks_1_to_10, s.show_wdl));
+                let show_wdl = info_settings.lock().is_ok_and(|s| s.show_wdl);
                 let line = format_info(
                     info,
                     dialect,
@@ -550,7 +537,6 @@ impl Session {
                 say(&info_out, &line);
             },
             move |result| {
-                let ranks = done_settings.lock().is_ok_and(|s| s.ranks_1_to_10);
                 if let Some(best) = result.best_move.filter(|_| result.from_book) {
                     let text = format_move(&root, best, ranks);
                     say(&done_out, &format!("info string book move {text}"));
@@ -563,12 +549,10 @@ impl Session {
         );
     }
 
-    /// Starts `go perft depth` on its own thread, unless something runs or the depth is too
-    /// deep.
+    /// Starts `go perft depth` on its own thread (after whatever runs), unless the depth is
+    /// too deep.
     fn perft(&mut self, depth: u32) {
-        if self.go_refused() {
-            return;
-        }
+        self.settle();
         if let Some(refusal) = depth_refusal(depth) {
             self.complain(&refusal);
         } else {
@@ -658,7 +642,7 @@ pub fn run_stdio(dialect: Option<Dialect>) -> anyhow::Result<()> {
             return Ok(());
         }
     }
-    session.shut_down();
+    session.stop();
     Ok(())
 }
 

@@ -34,9 +34,11 @@ impl PerftJob {
         }
     }
 
-    /// Whether the count is still going.
-    pub fn is_running(&self) -> bool {
-        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    /// Waits for the count to finish by itself.
+    pub fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 use std::fs::File;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Why a change could not be written; the change was not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +53,16 @@ impl DiskError {
         DiskError {
             kind,
             message: format!("could not {action} {}: {why} ({error})", path.display()),
+        }
+    }
+}
+
+impl DiskError {
+    /// The error of a new file at `path` whose name was taken every time it was tried.
+    pub fn exists(path: &Path) -> DiskError {
+        DiskError {
+            kind: DiskFailure::Other,
+            message: format!("could not save {}: the name is taken", path.display()),
         }
     }
 }
@@ -139,12 +150,15 @@ fn injected(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The temporary file that [`replace`] writes before renaming it to `path`.
+/// A temporary file beside `path` for [`replace`] or [`create_new`] to write before it becomes
+/// `path`. Each call gives another name, so that two writers never share one.
 pub fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp"))
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()))
 }
 
 /// Whether `name` is a temporary file that [`replace`] leaves only when it is interrupted.
@@ -152,25 +166,62 @@ pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(".tmp")
 }
 
+/// Writes `bytes` to a new temporary file beside `path` and syncs it; on failure nothing is
+/// left behind.
+fn write_temp(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let tmp = temp_path(path);
+    let written = (|| {
+        injected(parent(path))?;
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })();
+    match written {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            // A full disk leaves an empty or partial temporary file: it must not pile up.
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
 /// Replaces the file at `path` with `bytes`, durably: once this returns `Ok`, the new content
 /// survives a crash; on `Err` the old file is untouched and no temporary file is left.
 pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), DiskError> {
     let dir = parent(path);
-    let tmp = temp_path(path);
-    let written = (|| {
-        injected(dir)?;
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)?;
+    let replaced = write_temp(path, bytes).and_then(|tmp| {
+        std::fs::rename(&tmp, path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })?;
         sync_dir(dir)
-    })();
-    written.map_err(|e| {
-        // A full disk leaves an empty or partial temporary file: it must not pile up.
-        let _ = std::fs::remove_file(&tmp);
-        DiskError::new("save", path, &e)
-    })
+    });
+    replaced.map_err(|e| DiskError::new("save", path, &e))
+}
+
+/// Why [`create_new`] did not create a file.
+#[derive(Debug)]
+pub enum CreateError {
+    /// A file of that name is already there (it was not touched).
+    Exists,
+    /// The file could not be written.
+    Disk(DiskError),
+}
+
+/// Creates the file at `path` with `bytes`, durably as [`replace`] does, but never over an
+/// existing file: the name is taken in one step (a hard link of the written temporary file),
+/// so two writers of one name cannot both succeed.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), CreateError> {
+    let dir = parent(path);
+    let tmp =
+        write_temp(path, bytes).map_err(|e| CreateError::Disk(DiskError::new("save", path, &e)))?;
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => sync_dir(dir).map_err(|e| CreateError::Disk(DiskError::new("save", path, &e))),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(CreateError::Exists),
+        Err(e) => Err(CreateError::Disk(DiskError::new("save", path, &e))),
+    }
 }
 
 /// Deletes the file at `path` durably; a file that is already gone counts as deleted.
@@ -256,7 +307,28 @@ mod tests {
             error.message
         );
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
-        assert!(!temp_path(&path).exists());
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn create_new_never_replaces_a_file() {
+        let dir = temp_dir("create");
+        let path = dir.join("a.pgn");
+        create_new(&path, b"first").unwrap();
+        assert!(matches!(
+            create_new(&path, b"second"),
+            Err(CreateError::Exists)
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+        faults::inject(&dir, io::ErrorKind::StorageFull);
+        let full = create_new(&dir.join("b.pgn"), b"x");
+        faults::clear(&dir);
+        assert!(matches!(full, Err(CreateError::Disk(e)) if e.kind == DiskFailure::Full));
+        assert!(!dir.join("b.pgn").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -267,6 +267,12 @@ impl WebGame {
         &self.id
     }
 
+    /// Gives a new game another id (its first choice was taken). Only for a game not yet in
+    /// the store.
+    pub fn set_id(&mut self, id: String) {
+        self.id = id;
+    }
+
     /// What the file records.
     pub fn record(&self) -> &Record {
         &self.rec

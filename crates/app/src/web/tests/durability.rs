@@ -259,3 +259,65 @@ async fn an_endless_record_is_refused_with_a_short_message() {
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(body.len() < 1000, "{} bytes of error", body.len());
 }
+
+/// Games created at once from many threads each get a file of their own: an acknowledged game
+/// is never replaced by another (16,000 creations gave 29 ids twice).
+#[test]
+fn games_created_at_once_never_share_a_file() {
+    use super::super::game::{Human, WebGame};
+    use super::super::store::new_id;
+    use std::time::Instant;
+    let t = Test::new();
+    let store = &t.state.games;
+    let ids: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..250)
+                        .map(|_| {
+                            let start = xiangqi::Position::startpos();
+                            let game =
+                                WebGame::new(new_id(), start, Human::Both, 5, None, Instant::now());
+                            let shared = store.insert(game).expect("saved");
+                            let id = super::super::game::lock(&shared).id().to_owned();
+                            id
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(distinct.len(), 2000);
+    assert_eq!(files_in(&t).len(), 2000);
+    assert_eq!(store.summaries().len(), 2000);
+}
+
+/// A file already bearing a new game's id (another server on the folder, an earlier run in the
+/// same second) is left alone: the new game takes another id.
+#[test]
+fn a_new_game_never_writes_over_an_existing_file() {
+    use super::super::game::{lock, Human, WebGame};
+    use std::time::Instant;
+    let t = Test::new();
+    let taken = "20260101-000000-00000";
+    let path = game_file(&t, taken);
+    std::fs::write(&path, b"someone else's game").unwrap();
+    let game = WebGame::new(
+        taken.to_owned(),
+        xiangqi::Position::startpos(),
+        Human::Both,
+        5,
+        None,
+        Instant::now(),
+    );
+    let shared = t.state.games.insert(game).unwrap();
+    let id = lock(&shared).id().to_owned();
+    assert_ne!(id, taken);
+    assert_eq!(std::fs::read(&path).unwrap(), b"someone else's game");
+    assert!(game_file(&t, &id).exists());
+}
