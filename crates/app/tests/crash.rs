@@ -1,5 +1,6 @@
 //! The web server killed with SIGKILL while many games are being played: after a restart every
-//! move it acknowledged is still there, and no unfinished save is left behind.
+//! move it acknowledged is still there, and no unfinished save is left behind. And stopped with
+//! SIGTERM in the middle of a laboratory run: the run is stopped and answered, not waited for.
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -164,4 +165,39 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
         .filter(|name| name.ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "unfinished saves left: {leftovers:?}");
+}
+
+/// SIGTERM during a laboratory run stops the run at once (its request is answered: cancelled)
+/// instead of waiting the shutdown grace out, and the server exits.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_laboratory_run_and_the_server() {
+    let dir = TempDir(std::env::temp_dir().join(format!("xiangqi-term-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let (mut server, address) = start(&dir.0);
+    let run = json!({
+        "fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "depth": 4,
+        "algorithms": ["minimax"],
+    });
+    let asking = std::thread::spawn(move || call(&address, "POST", "/api/lab/run", Some(&run)));
+    // Let the run start (minimax to depth 4 takes many seconds).
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let answer = asking.join().unwrap();
+    let (status, error) = answer.expect("the run was not answered before the server stopped");
+    assert_eq!(status, 422, "{error}");
+    assert_eq!(error["code"], "cancelled", "{error}");
+    let exited = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        server.try_wait().unwrap().is_some()
+    });
+    if !exited {
+        let _ = server.kill();
+    }
+    assert!(exited, "the server did not exit after SIGTERM");
 }

@@ -142,12 +142,15 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// The game with this id (read back from disk if it was unloaded).
+/// The game with this id (read back from disk if it was unloaded), noted as seen: its page is
+/// still there (see `search::ABANDONED_AFTER`).
 fn find(state: &AppState, id: &str) -> Result<SharedGame, ApiError> {
     if !is_valid_id(id) {
         return Err(ApiError::no_game(id));
     }
-    state.games.get(id).ok_or_else(|| ApiError::no_game(id))
+    let shared = state.games.get(id).ok_or_else(|| ApiError::no_game(id))?;
+    lock(&shared).seen(Instant::now());
+    Ok(shared)
 }
 
 /// Runs `change` on the game under its lock on a blocking thread, and answers with the game's
@@ -515,7 +518,7 @@ fn ask(
             "the computer is thinking about its move",
         ));
     }
-    search::start(state, shared, entry, kind);
+    search::start(state, shared, entry, kind).map_err(|busy| ApiError::Busy(busy.to_string()))?;
     Ok(false)
 }
 
@@ -588,10 +591,17 @@ async fn settings(
     ApiJson(body): ApiJson<Settings>,
 ) -> Result<Json<GameView>, ApiError> {
     let level = body.level.map(|l| check_level(Some(l))).transpose()?;
-    with_game(state, id, move |_, _, entry| {
+    with_game(state, id, move |state, shared, entry| {
         let changed = level.is_some_and(|level| entry.set_level(level));
         if let Some(on) = body.analysis {
             entry.set_analysis(on);
+            // Asked for now, an analysis the server is too busy for is refused, not promised.
+            if entry.wants_analysis() && entry.job_kind().is_none() && !entry.computer_to_move() {
+                if let Err(busy) = search::start(state, shared, entry, JobKind::Analysis) {
+                    entry.set_analysis(false);
+                    return Err(ApiError::Busy(busy.to_string()));
+                }
+            }
         }
         Ok(changed)
     })

@@ -41,12 +41,24 @@ pub enum ApiError {
     /// The request body is larger than the server accepts.
     #[error("the request body is too large (at most {0} bytes)")]
     TooLarge(usize),
+    /// The request head is too large (too long, or too many headers): the text says how.
+    #[error("the request head is too large: {0}")]
+    HeadTooLarge(String),
+    /// The request target (path and query) is longer than the server accepts.
+    #[error("the request target is longer than {0} bytes")]
+    TargetTooLong(usize),
+    /// The request body was sent in chunks; the server wants its length first.
+    #[error("send the request body with a Content-Length (chunked bodies are not accepted)")]
+    LengthRequired,
     /// The request body did not arrive in time.
     #[error("the request body did not arrive within {} s", .0.as_secs_f32())]
     TimedOut(std::time::Duration),
     /// The route exists but not with this method.
     #[error("this method is not allowed on this route")]
     MethodNotAllowed,
+    /// The server has as much of this kind of work waiting as it takes; the text says what.
+    #[error("{0}")]
+    Busy(String),
     /// The change could not be saved, so it was not made: the game is as it was.
     #[error("{}; the change was not made", .0.message)]
     Storage(DiskError),
@@ -64,15 +76,20 @@ struct Body<'a> {
 }
 
 impl ApiError {
-    fn status(&self) -> StatusCode {
+    /// The HTTP status of the answer.
+    pub(super) fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) | ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::HeadTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::TargetTooLong(_) => StatusCode::URI_TOO_LONG,
+            ApiError::LengthRequired => StatusCode::LENGTH_REQUIRED,
             ApiError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(e) if e.kind == DiskFailure::Full => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -85,9 +102,13 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::Rejected { .. } => "rejected",
             ApiError::Forbidden(_) => "forbidden",
-            ApiError::TooLarge(_) => "too_large",
+            ApiError::TooLarge(_) | ApiError::HeadTooLarge(_) | ApiError::TargetTooLong(_) => {
+                "too_large"
+            }
+            ApiError::LengthRequired => "length_required",
             ApiError::TimedOut(_) => "timeout",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Busy(_) => "busy",
             ApiError::Storage(_) => "not_saved",
             ApiError::Internal(_) => "internal",
         }
@@ -109,19 +130,40 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let code = match &self {
+impl ApiError {
+    /// The JSON body every error answer carries.
+    fn body(&self) -> Body<'_> {
+        let code = match self {
             ApiError::Rejected { code, .. } | ApiError::Invalid { code, .. } => Some(*code),
             ApiError::Storage(e) => Some(e.kind.code()),
             _ => None,
         };
-        let body = Body {
+        Body {
             error: self.kind(),
             message: bounded(self.to_string()),
             code,
-        };
-        (self.status(), Json(body)).into_response()
+        }
+    }
+
+    /// The whole HTTP/1.1 answer, for a request refused before it reaches the router (a head
+    /// that cannot be read, see `super::stream`): the same JSON, and the connection closes.
+    pub fn http1_response(&self) -> Vec<u8> {
+        let body = serde_json::to_string(&self.body()).unwrap_or_default();
+        let status = self.status();
+        format!(
+            "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\n\r\n{body}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            body.len()
+        )
+        .into_bytes()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(self.body())).into_response()
     }
 }
 
@@ -131,9 +173,12 @@ impl IntoResponse for ApiError {
 /// made a 12 MB answer).
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
-/// `message` cut to [`MAX_MESSAGE_CHARS`], marked with `…` where it was cut.
+/// `message` cut to [`MAX_MESSAGE_CHARS`], the `…` that marks the cut included.
 fn bounded(message: String) -> String {
-    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+    if message.chars().count() <= MAX_MESSAGE_CHARS {
+        return message;
+    }
+    match message.char_indices().nth(MAX_MESSAGE_CHARS - 1) {
         Some((cut, _)) => format!("{}…", &message[..cut]),
         None => message,
     }
@@ -191,5 +236,20 @@ impl From<tokio::task::JoinError> for ApiError {
         } else {
             "the request was cancelled".to_owned()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_cut_to_the_limit_with_the_mark_included() {
+        for len in [299, 300, 301, 1000] {
+            let message = bounded("é".repeat(len));
+            let chars = message.chars().count();
+            assert_eq!(chars, len.min(MAX_MESSAGE_CHARS), "{len}");
+            assert_eq!(message.ends_with('…'), len > MAX_MESSAGE_CHARS, "{len}");
+        }
     }
 }

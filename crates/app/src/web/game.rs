@@ -13,7 +13,7 @@ use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use xiangqi::game::flag_outcome;
 use xiangqi::{Color, DrawReason, Game, Move, Outcome, Position, WinReason};
 use xiangqi_engine::strength;
@@ -199,6 +199,8 @@ pub struct WebGame {
     save_error: Option<SaveFailure>,
     /// The version whose clock a watcher waits on (one watcher per version).
     watched: Option<u64>,
+    /// When a request last asked about the game (its page is there while it asks).
+    seen: Instant,
     /// The computer's evaluations (for itself) after its last moves, newest last.
     computer_scores: Vec<i32>,
     /// The version at which the computer offered a draw (the offer stands until the game
@@ -256,6 +258,7 @@ impl WebGame {
             review: None,
             save_error: None,
             watched: None,
+            seen: Instant::now(),
             computer_scores: Vec::new(),
             draw_offer: None,
             removed: false,
@@ -265,6 +268,16 @@ impl WebGame {
     /// The id: letters, digits and `-` only (it names the file).
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// Notes that the game's page asked about it at `now`.
+    pub fn seen(&mut self, now: Instant) {
+        self.seen = now;
+    }
+
+    /// How long nobody has asked about the game.
+    pub fn unseen_for(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(self.seen)
     }
 
     /// Gives a new game another id (its first choice was taken). Only for a game not yet in

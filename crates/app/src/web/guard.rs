@@ -45,39 +45,58 @@ impl Guard {
 
     /// Whether `request` may go on; if not, the refusal to send.
     pub fn admit(&self, request: &Request) -> Result<(), ApiError> {
-        let host = single(request, header::HOST)?;
-        if let Some(host) = host {
-            if !self.accepts(host) {
-                let name = xiangqi::excerpt(host_of(host).unwrap_or(host));
-                return Err(ApiError::Forbidden(format!(
-                    "unknown host name {name:?}: open the address the server printed, or start \
-                     it with --allow-host {name} to use this name"
-                )));
-            }
-        }
+        let host = self.authority(request)?;
         if matches!(
             *request.method(),
             Method::GET | Method::HEAD | Method::OPTIONS
         ) {
             return Ok(());
         }
+        // Browsers name the site a request comes from in `Sec-Fetch-Site` (and in `Origin`,
+        // checked below); only this server's own page, or the person typing an address, may
+        // make changes.
+        let fetched_from = single(request, HeaderName::from_static("sec-fetch-site"))?;
+        if fetched_from.is_some_and(|site| !matches!(site, "same-origin" | "none")) {
+            return Err(cross_site());
+        }
         let Some(origin) = single(request, header::ORIGIN)? else {
             // Browsers send Origin with every cross-site change; other programs are not
             // the danger here.
             return Ok(());
         };
-        let same_site = origin_authority(origin).is_some_and(|authority| match host {
-            Some(host) => authority.eq_ignore_ascii_case(host),
-            None => self.accepts(authority),
-        });
-        if same_site {
+        if origin_authority(origin).is_some_and(|authority| authority.eq_ignore_ascii_case(host)) {
             Ok(())
         } else {
-            Err(ApiError::Forbidden(
-                "requests from other sites are not accepted".into(),
-            ))
+            Err(cross_site())
         }
     }
+
+    /// The `host[:port]` the request is addressed to, once it is one this server answers to:
+    /// the target's own (`GET http://host/path`, which takes the place of `Host`) and the
+    /// `Host` header must each be acceptable, and one of them must be there.
+    fn authority<'r>(&self, request: &'r Request) -> Result<&'r str, ApiError> {
+        let header = single(request, header::HOST)?;
+        let target = request.uri().authority().map(|a| a.as_str());
+        if target.is_none() && header.is_none() {
+            return Err(ApiError::BadRequest(
+                "the Host header is missing: name this server in it".into(),
+            ));
+        }
+        for named in [target, header].into_iter().flatten() {
+            if !self.accepts(named) {
+                let name = xiangqi::excerpt(host_of(named).unwrap_or(named));
+                return Err(ApiError::Forbidden(format!(
+                    "unknown host name {name:?}: open the address the server printed, or start \
+                     it with --allow-host {name} to use this name"
+                )));
+            }
+        }
+        Ok(target.or(header).unwrap_or_default())
+    }
+}
+
+fn cross_site() -> ApiError {
+    ApiError::Forbidden("requests from other sites are not accepted".into())
 }
 
 /// `router` refusing what `guard` does not admit.
@@ -268,16 +287,54 @@ mod tests {
             "GET",
             &[host, ("origin", b"http://evil.example")]
         ));
-        // Without a Host header the origin itself must be acceptable.
-        assert!(admitted(
-            &guard,
-            "POST",
-            &[("origin", b"http://localhost:4000")]
-        ));
-        assert!(!admitted(
-            &guard,
-            "POST",
-            &[("origin", b"http://evil.example")]
-        ));
+    }
+
+    /// Without an Origin, a browser's `Sec-Fetch-Site` still says where a change comes from.
+    #[test]
+    fn changes_fetched_from_another_site_are_refused_without_an_origin() {
+        let guard = Guard::default();
+        let host: (&str, &[u8]) = ("host", b"127.0.0.1:4000");
+        for site in ["cross-site", "same-site", "anything"] {
+            let fetched = ("sec-fetch-site", site.as_bytes());
+            assert!(!admitted(&guard, "POST", &[host, fetched]), "{site}");
+            assert!(admitted(&guard, "GET", &[host, fetched]), "{site}");
+        }
+        for site in ["same-origin", "none"] {
+            let fetched = ("sec-fetch-site", site.as_bytes());
+            assert!(admitted(&guard, "POST", &[host, fetched]), "{site}");
+        }
+    }
+
+    /// The host a request names is judged wherever it is named: in `Host`, or in the target
+    /// itself (`GET http://host/path`); naming it nowhere is refused.
+    #[test]
+    fn the_targets_own_host_and_a_missing_host_are_judged() {
+        let guard = Guard::default();
+        let with_target = |target: &str, headers: &[(&str, &[u8])]| {
+            let mut builder = Request::builder().method("GET").uri(target);
+            for (name, value) in headers {
+                builder = builder.header(*name, *value);
+            }
+            guard.admit(&builder.body(Body::empty()).unwrap())
+        };
+        let host: (&str, &[u8]) = ("host", b"127.0.0.1:4000");
+        assert!(with_target("http://evil.example/api/games", &[host]).is_err());
+        assert!(with_target("http://evil.example/api/games", &[]).is_err());
+        assert!(with_target("http://127.0.0.1:4000/api/games", &[]).is_ok());
+        assert!(with_target("http://127.0.0.1:4000/api/games", &[host]).is_ok());
+        assert!(with_target("http://127.0.0.1:4000/", &[("host", b"evil.example")]).is_err());
+        let missing = with_target("/api/games", &[]).unwrap_err();
+        assert!(
+            missing.to_string().contains("Host header is missing"),
+            "{missing}"
+        );
+        // A change addressed by its target is compared with its origin like a Host.
+        let post = Request::builder()
+            .method("POST")
+            .uri("http://localhost:4000/api/games")
+            .header("origin", "http://localhost:4000")
+            .body(Body::empty())
+            .unwrap();
+        assert!(guard.admit(&post).is_ok());
     }
 }

@@ -12,10 +12,12 @@
 //!
 //! Runs and trees wait for a background slot of the [`SearchPool`](super::search::SearchPool)
 //! (the analyses' and reviews'), then search on a blocking thread, never on the async runtime.
-//! Each has a stop flag: a page names itself with a `client` token, and its next run, or
-//! `cancel` (sent when the page is left), stops the one before, which then answers 422 with the
-//! code `cancelled`. Every run also stops at [`TIME_LIMIT`] and each search at [`NODE_LIMIT`];
-//! a search stopped by them is a row marked unfinished.
+//! At most [`MAX_RUNS`] are in progress at once; more are refused (503, `busy`). Each has a stop
+//! flag: a page names itself with a `client` token, and its next run, or `cancel` (sent when the
+//! page is left), stops the one before, which then answers 422 with the code `cancelled`; a
+//! client that hangs up stops its run too, and so does the server's shutdown. Every run also
+//! stops at [`TIME_LIMIT`] and each search at [`NODE_LIMIT`]; a search stopped by them is a row
+//! marked unfinished.
 
 use super::api::{parse_fen, ApiJson};
 use super::error::ApiError;
@@ -26,7 +28,6 @@ use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -43,8 +44,9 @@ pub const TREE_CAP: usize = 20_000;
 pub const MAX_TREE_DEPTH: u32 = 4;
 /// Most algorithms in one request.
 const MAX_ALGORITHMS: usize = 12;
-/// Most pages with a run at once whose stop flags are remembered.
-const MAX_CLIENTS: usize = 64;
+/// Most runs and trees in progress at once, waiting or searching; more are refused as busy
+/// rather than queued for minutes behind the others.
+pub const MAX_RUNS: usize = 8;
 
 /// The deepest search the page may ask of `algorithm`: about what finishes in seconds from a
 /// middlegame (docs/LAB.md's measurements), minimax's depth 5 would take minutes.
@@ -59,51 +61,84 @@ pub fn max_depth(algorithm: Algorithm) -> u32 {
     }
 }
 
-/// The stop flags of the runs in progress, by the page that asked.
+/// The runs in progress (waiting for a slot or searching), each with its stop flag and the
+/// page that asked, if it named itself. Every run can be stopped: by the page's next run or its
+/// `cancel`, by the client hanging up (its [`RunTicket`] is dropped with the request), and all
+/// at once when the server shuts down.
 #[derive(Default)]
 pub struct LabRuns {
-    flags: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    runs: Mutex<Vec<LabRun>>,
+}
+
+struct LabRun {
+    client: Option<String>,
+    stop: Arc<AtomicBool>,
+}
+
+/// A run's place among the runs in progress; dropping it (the run is over, or its request was
+/// dropped because the client went away) stops the run and frees the place.
+pub struct RunTicket {
+    runs: Arc<LabRuns>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for RunTicket {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        lock(&self.runs.runs).retain(|run| !Arc::ptr_eq(&run.stop, &self.stop));
+    }
 }
 
 impl LabRuns {
-    /// A stop flag for a new run of `client`, stopping its previous run.
-    fn start(&self, client: Option<&str>) -> Arc<AtomicBool> {
-        let flag = Arc::new(AtomicBool::new(false));
+    /// A place for a new run of `client`, stopping that page's previous run; refused when
+    /// [`MAX_RUNS`] are in progress.
+    fn start(self: &Arc<Self>, client: Option<&str>) -> Result<RunTicket, ApiError> {
+        let mut runs = lock(&self.runs);
         if let Some(client) = client {
-            let mut flags = lock(&self.flags);
-            if flags.len() >= MAX_CLIENTS && !flags.contains_key(client) {
-                // Forget the finished runs; if all are running, the oldest keep their flags
-                // and this one goes unnamed (it still stops at the time limit).
-                flags.retain(|_, f| Arc::strong_count(f) > 1);
+            for old in runs.iter().filter(|r| r.client.as_deref() == Some(client)) {
+                old.stop.store(true, Ordering::Relaxed);
             }
-            if let Some(old) = flags.get(client) {
-                old.store(true, Ordering::Relaxed);
-            }
-            if flags.len() < MAX_CLIENTS || flags.contains_key(client) {
-                flags.insert(client.to_owned(), Arc::clone(&flag));
-            }
+            runs.retain(|r| r.client.as_deref() != Some(client));
         }
-        flag
+        if runs.len() >= MAX_RUNS {
+            return Err(ApiError::Busy(format!(
+                "the laboratory has {MAX_RUNS} runs in progress; try again when one has ended"
+            )));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        runs.push(LabRun {
+            client: client.map(str::to_owned),
+            stop: Arc::clone(&stop),
+        });
+        Ok(RunTicket {
+            runs: Arc::clone(self),
+            stop,
+        })
     }
 
     /// Stops `client`'s run, if any.
     fn cancel(&self, client: &str) -> bool {
-        match lock(&self.flags).remove(client) {
-            Some(flag) => {
-                flag.store(true, Ordering::Relaxed);
-                true
+        let mut runs = lock(&self.runs);
+        let before = runs.len();
+        runs.retain(|run| {
+            let theirs = run.client.as_deref() == Some(client);
+            if theirs {
+                run.stop.store(true, Ordering::Relaxed);
             }
-            None => false,
-        }
+            !theirs
+        });
+        runs.len() < before
     }
 
-    /// Forgets `client`'s flag if it is still `flag` (the run is over).
-    fn finish(&self, client: Option<&str>, flag: &Arc<AtomicBool>) {
-        if let Some(client) = client {
-            let mut flags = lock(&self.flags);
-            if flags.get(client).is_some_and(|f| Arc::ptr_eq(f, flag)) {
-                flags.remove(client);
-            }
+    /// How many runs are in progress.
+    pub fn in_progress(&self) -> usize {
+        lock(&self.runs).len()
+    }
+
+    /// Stops every run (the server is shutting down).
+    pub fn cancel_all(&self) {
+        for run in lock(&self.runs).drain(..) {
+            run.stop.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -260,36 +295,36 @@ impl RunBody {
     }
 }
 
-/// Waits for a background slot, then runs `work` on a blocking thread with a stop flag that
-/// the page's next run or `cancel` sets, and the settings of `job`.
+/// Waits for a background slot, then runs `work` on a blocking thread with the settings of
+/// `job` and a stop flag that the page's next run, its `cancel`, the client hanging up (this
+/// future is dropped) and the server's shutdown set.
 async fn searching<T: Send + 'static>(
     state: &Arc<AppState>,
     job: Job,
     work: impl FnOnce(&Job, Settings) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let flag = state.lab.start(job.client.as_deref());
+    let ticket = state.lab.start(job.client.as_deref())?;
     let cancelled = || ApiError::Rejected {
         code: "cancelled",
-        message: "the run was cancelled by a newer one or by the page".into(),
+        message: "the run was cancelled by a newer one, by the page or by the server".into(),
     };
     let permit = state.pool.background_slot().await;
-    let state2 = Arc::clone(state);
-    let flag2 = Arc::clone(&flag);
+    let stop = Arc::clone(&ticket.stop);
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        if flag2.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             return None;
         }
         let settings = Settings {
-            stop: Some(Arc::clone(&flag2)),
+            stop: Some(Arc::clone(&stop)),
             node_limit: Some(NODE_LIMIT),
             ..Settings::new(job.depth, job.evaluation).with_time_limit(TIME_LIMIT)
         };
         let out = work(&job, settings);
-        state2.lab.finish(job.client.as_deref(), &flag2);
-        (!flag2.load(Ordering::Relaxed)).then_some(out)
+        (!stop.load(Ordering::Relaxed)).then_some(out)
     })
     .await?;
+    drop(ticket);
     result.ok_or_else(cancelled)
 }
 

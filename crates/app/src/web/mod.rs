@@ -21,6 +21,7 @@ mod lab_view;
 mod search;
 mod server;
 mod store;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -58,7 +59,7 @@ pub struct AppState {
     /// The engines.
     pub pool: Arc<SearchPool>,
     /// The search laboratory's runs in progress, to stop them.
-    pub lab: lab::LabRuns,
+    pub lab: Arc<lab::LabRuns>,
 }
 
 impl AppState {
@@ -69,8 +70,20 @@ impl AppState {
         Ok(Arc::new(AppState {
             games,
             pool: SearchPool::new(searches, ENGINE_HASH_MB),
-            lab: lab::LabRuns::default(),
+            lab: Arc::default(),
         }))
+    }
+}
+
+#[cfg(test)]
+impl AppState {
+    /// State with games saved under `data_dir` and searches from `pool`.
+    pub fn with_pool(data_dir: &Path, pool: Arc<SearchPool>) -> Arc<AppState> {
+        Arc::new(AppState {
+            games: GameStore::open(data_dir).unwrap(),
+            pool,
+            lab: Arc::default(),
+        })
     }
 }
 
@@ -137,11 +150,22 @@ async fn body_in_time(timeout: Duration, request: Request, next: Next) -> Respon
 }
 
 /// Runs each request in its own task, so that a panic in a handler becomes a JSON 500 for that
-/// request alone.
+/// request alone. The task is aborted when the request is dropped (its client went away), so
+/// that the handler's work stops with it.
 async fn catch_panics(request: Request, next: Next) -> Response {
-    match tokio::spawn(next.run(request)).await {
+    let mut task = AbortOnDrop(tokio::spawn(next.run(request)));
+    match (&mut task.0).await {
         Ok(response) => response,
         Err(error) => ApiError::from(error).into_response(),
+    }
+}
+
+/// A task aborted when this is dropped before it finished.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -239,23 +263,27 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             open_browser(&url);
         }
         let router = guarded(app(Arc::clone(&state)), Guard::new(&args.allow_host));
-        server::serve(
-            listener,
-            router,
-            server::Limits::default(),
-            shutdown_signal(),
-        )
-        .await;
-        // Every acknowledged change is on disk already; only the searches need stopping.
-        for game in state.games.loaded() {
-            game::lock(&game).cancel_job();
-        }
+        let stopping = Arc::clone(&state);
+        let shutdown = async move {
+            shutdown_signal().await;
+            // Every acknowledged change is on disk already; only the searches need stopping,
+            // and at once, so that the requests waiting on them end within the grace.
+            stopping.lab.cancel_all();
+            for game in stopping.games.loaded() {
+                game::lock(&game).cancel_job();
+            }
+        };
+        server::serve(listener, router, server::Limits::default(), shutdown).await;
         Ok::<(), anyhow::Error>(())
     })?;
-    // Searches still finishing on blocking threads are not waited for.
-    runtime.shutdown_timeout(Duration::from_secs(1));
+    // Searches still finishing on blocking threads (told to stop above) are waited for a
+    // moment, not more: the shutdown grace and this stay within SHUTDOWN_BOUND.
+    runtime.shutdown_timeout(SHUTDOWN_BOUND.saturating_sub(server::SHUTDOWN_GRACE));
     Ok(())
 }
+
+/// Longest the server takes to stop after Ctrl-C or SIGTERM, whatever it is doing.
+pub const SHUTDOWN_BOUND: Duration = Duration::from_secs(2);
 
 async fn shutdown_signal() {
     let ctrl_c = async {

@@ -13,7 +13,7 @@ use super::judgement;
 use super::store::StoreError;
 use super::AppState;
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -235,26 +235,91 @@ struct Idle {
     owner: Owner,
 }
 
+/// Most analyses and reviews (of all games together) that may wait for a background slot;
+/// more are refused as busy rather than queued for minutes. Each game has one job at most.
+pub const MAX_WAITING_BACKGROUND: usize = 16;
+/// An analysis or review whose game nobody has asked about for this long is stopped: its page
+/// is gone without saying so (closed by a crash, a lost network). The page asks four times a
+/// second while a job runs; a browser slows a hidden page's timers to once a minute at most.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(90);
+/// How often a background job checks that its game is still watched.
+const ABANDON_CHECK: Duration = Duration::from_secs(1);
+
 /// A bounded set of engines. Each search holds a permit; further searches wait.
 pub struct SearchPool {
     /// Slots of the jobs a person waits for.
     foreground: Arc<Semaphore>,
     /// Slots of the long jobs ([`JobKind::is_background`]).
     background: Arc<Semaphore>,
+    /// Background jobs waiting for a slot.
+    waiting: Arc<AtomicUsize>,
     engines: Mutex<Vec<Idle>>,
     hash_mb: usize,
+    /// See [`ABANDONED_AFTER`] (tests shorten it).
+    abandoned_after: Duration,
+}
+
+/// A background job's place in the queue for a slot, given up when dropped.
+pub struct QueuePlace(Arc<AtomicUsize>);
+
+impl Drop for QueuePlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A background job refused because [`MAX_WAITING_BACKGROUND`] already wait.
+#[derive(Debug)]
+pub struct Busy;
+
+impl std::fmt::Display for Busy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the server is busy: {MAX_WAITING_BACKGROUND} analyses and reviews wait already; \
+             try again in a moment"
+        )
+    }
 }
 
 impl SearchPool {
     /// A pool that runs at most `slots` searches a person waits for and `slots` background
     /// searches at once, each with a `hash_mb` table.
     pub fn new(slots: usize, hash_mb: usize) -> Arc<SearchPool> {
+        SearchPool::with_abandon_time(slots, hash_mb, ABANDONED_AFTER)
+    }
+
+    /// [`SearchPool::new`] stopping unwatched background jobs after `abandoned_after`.
+    pub fn with_abandon_time(
+        slots: usize,
+        hash_mb: usize,
+        abandoned_after: Duration,
+    ) -> Arc<SearchPool> {
         Arc::new(SearchPool {
             foreground: Arc::new(Semaphore::new(slots.max(1))),
             background: Arc::new(Semaphore::new(slots.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
             engines: Mutex::new(Vec::new()),
             hash_mb,
+            abandoned_after,
         })
+    }
+
+    /// A place in the queue for a background slot, or [`Busy`] when the queue is full; `None`
+    /// for the jobs a person waits for, which always queue (a game has one at a time).
+    pub fn queue_place(&self, kind: JobKind) -> Result<Option<QueuePlace>, Busy> {
+        if !kind.is_background() {
+            return Ok(None);
+        }
+        let taken = self
+            .waiting
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < MAX_WAITING_BACKGROUND).then_some(n + 1)
+            });
+        match taken {
+            Ok(_) => Ok(Some(QueuePlace(Arc::clone(&self.waiting)))),
+            Err(_) => Err(Busy),
+        }
     }
 
     /// Waits for a free slot of `kind`'s budget and lends an engine for `owner`'s searches: the
@@ -381,7 +446,8 @@ impl Drop for Lease {
 
 /// Starts the job the game needs now, if none is running: the computer's move when it is to
 /// move, else an analysis when the person asked for one; and, on the clock, a watcher that ends
-/// the game when the side to move's time runs out.
+/// the game when the side to move's time runs out. An analysis the server is too busy for
+/// waits for the game's next request.
 pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) {
     if entry.is_removed() {
         return;
@@ -395,9 +461,9 @@ pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame)
             // Its last move could not be saved: it moves again when the person retries.
             return;
         }
-        start(state, shared, entry, JobKind::Computer);
+        let _ = start(state, shared, entry, JobKind::Computer);
     } else if entry.wants_analysis() {
-        start(state, shared, entry, JobKind::Analysis);
+        let _ = start(state, shared, entry, JobKind::Analysis);
     }
 }
 
@@ -448,12 +514,26 @@ struct Snapshot {
 /// the search and the clock (the callback, the game's lock, a busy machine).
 const CLOCK_OVERHEAD: Duration = Duration::from_millis(100);
 
-/// Starts `kind` for the game, cancelling the job it had. Must run inside the runtime.
-pub fn start(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame, kind: JobKind) {
+/// Starts `kind` for the game, cancelling the job it had; [`Busy`] (and nothing changed) when
+/// too many background jobs wait already. Must run inside the runtime.
+pub fn start(
+    state: &Arc<AppState>,
+    shared: &SharedGame,
+    entry: &mut WebGame,
+    kind: JobKind,
+) -> Result<(), Busy> {
     if entry.is_removed() {
-        return;
+        return Ok(());
     }
+    let place = state.pool.queue_place(kind)?;
     let cancel = entry.begin_job(kind);
+    if kind.is_background() {
+        tokio::spawn(stop_when_abandoned(
+            Arc::clone(shared),
+            Arc::clone(&cancel),
+            state.pool.abandoned_after,
+        ));
+    }
     let owner = match kind {
         JobKind::Computer => Owner::Computer {
             game: entry.id().to_owned(),
@@ -474,6 +554,7 @@ pub fn start(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame, ki
         let Some(lease) = state.pool.lease(kind, owner).await else {
             return;
         };
+        drop(place);
         if cancel.load(Ordering::Relaxed) {
             return;
         }
@@ -489,6 +570,29 @@ pub fn start(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame, ki
             lock(&shared).engine_failed(&cancel);
         }
     });
+    Ok(())
+}
+
+/// Stops the game's background job (the one `cancel` belongs to) once nobody has asked about
+/// the game for `after`: its page is gone. Ends with the job.
+async fn stop_when_abandoned(shared: SharedGame, cancel: Arc<AtomicBool>, after: Duration) {
+    let check = ABANDON_CHECK.min(after);
+    loop {
+        tokio::time::sleep(check).await;
+        // Never wait for the game's lock on the runtime: a busy game is checked next time.
+        let mut entry = match shared.try_lock() {
+            Ok(entry) => entry,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => continue,
+        };
+        if !entry.owns(&cancel) {
+            return;
+        }
+        if entry.unseen_for(Instant::now()) >= after {
+            entry.cancel_job();
+            return;
+        }
+    }
 }
 
 /// The limits of `kind`'s search; for the computer on the clock, its time left now.

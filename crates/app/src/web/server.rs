@@ -4,11 +4,14 @@
 //! `axum::serve` holds a connection for as long as its client likes: a client that sends half
 //! a request and stops keeps its connection (and a file descriptor) forever, and shutting down
 //! waits for it. Here each connection must send its request head within [`HEADER_TIMEOUT`]
-//! (the router's own middleware bounds the body, see [`super::BODY_TIMEOUT`]); at most
-//! [`MAX_CONNECTIONS`] are open, the rest wait in the listen queue until one closes; and on
-//! shutdown, requests being answered get [`SHUTDOWN_GRACE`] to finish, while idle connections
-//! and half-sent requests are simply dropped.
+//! (the router's own middleware bounds the body, see [`super::BODY_TIMEOUT`]) and read its
+//! answer with no pause longer than [`WRITE_TIMEOUT`]; a head hyper could not read is answered
+//! in JSON before hyper sees it (`super::stream`); at most [`MAX_CONNECTIONS`] are open, the
+//! rest wait in the listen queue until one closes; and on shutdown, requests being answered get
+//! [`SHUTDOWN_GRACE`] to finish, while idle connections and half-sent requests are simply
+//! dropped.
 
+use super::stream::ClientStream;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::Router;
@@ -24,11 +27,14 @@ use tokio::sync::{watch, Semaphore};
 /// How long a client has to send a request's head (its first line and headers); also how long
 /// an idle kept-alive connection stays open.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest a client may leave its answer unread (no byte taken) before its connection is
+/// dropped, with the answer and its memory.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most connections open at once. Well below the common limit of 1,024 file descriptors (and
 /// the 256 of some systems), leaving room for game files and the browser's own connections.
 pub const MAX_CONNECTIONS: usize = 128;
 /// How long a shutdown waits for requests being answered before it closes their connections.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+pub const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
 /// Pause after the system refused to accept a connection (out of file descriptors, say), so the
 /// loop does not spin while it lasts.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
@@ -55,6 +61,8 @@ impl Drop for Answering {
 pub struct Limits {
     /// See [`HEADER_TIMEOUT`].
     pub header_timeout: Duration,
+    /// See [`WRITE_TIMEOUT`].
+    pub write_timeout: Duration,
     /// See [`MAX_CONNECTIONS`].
     pub max_connections: usize,
     /// See [`SHUTDOWN_GRACE`].
@@ -65,6 +73,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             header_timeout: HEADER_TIMEOUT,
+            write_timeout: WRITE_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             shutdown_grace: SHUTDOWN_GRACE,
         }
@@ -124,7 +133,10 @@ pub async fn serve(
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(
+                    TokioIo::new(ClientStream::new(stream, limits.write_timeout)),
+                    service,
+                );
             tokio::pin!(connection);
             let closing = async {
                 let _ = closing_seen.wait_for(|closing| *closing).await;
@@ -157,7 +169,9 @@ mod tests {
     async fn start(limits: Limits) -> (String, oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap().to_string();
-        let router = Router::new().route("/", get(|| async { "ok" }));
+        let router = Router::new()
+            .route("/", get(|| async { "ok" }))
+            .route("/big", get(|| async { vec![b'x'; BIG] }));
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, router, limits, async {
             let _ = stopped.await;
@@ -184,9 +198,76 @@ mod tests {
         String::from_utf8_lossy(&answer).into_owned()
     }
 
+    /// The size of `/big`: more than the socket buffers of both ends hold.
+    const BIG: usize = 32 << 20;
+
+    #[tokio::test]
+    async fn a_request_head_hyper_cannot_read_is_answered_in_json() {
+        let (address, _stop, _task) = start(short(8)).await;
+        let heads = [
+            ("GET / HTTP/1.1 extra\r\nHost: a\r\n\r\n", "400"),
+            (
+                "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: zz\r\n\r\n",
+                "400",
+            ),
+            (
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "411",
+            ),
+        ];
+        for (head, status) in heads {
+            let mut stream = TcpStream::connect(&address).await.unwrap();
+            stream.write_all(head.as_bytes()).await.unwrap();
+            let answer = read_to_close(&mut stream).await;
+            assert!(
+                answer.starts_with(&format!("HTTP/1.1 {status} ")),
+                "{answer}"
+            );
+            let body = answer.split("\r\n\r\n").nth(1).unwrap();
+            let json: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert!(
+                json["message"].as_str().is_some_and(|m| !m.is_empty()),
+                "{answer}"
+            );
+        }
+        let long = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(100_000));
+        let mut stream = TcpStream::connect(&address).await.unwrap();
+        let _ = stream.write_all(long.as_bytes()).await;
+        let answer = read_to_close(&mut stream).await;
+        assert!(answer.starts_with("HTTP/1.1 414 "), "{answer}");
+        // A good request on a kept-alive connection after a good one is still served.
+        let mut stream = TcpStream::connect(&address).await.unwrap();
+        let two = "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+        stream.write_all(two.as_bytes()).await.unwrap();
+        let answer = read_to_close(&mut stream).await;
+        assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 2, "{answer}");
+    }
+
+    #[tokio::test]
+    async fn a_client_that_does_not_read_is_dropped_after_the_write_timeout() {
+        let (address, _stop, _task) = start(short(8)).await;
+        let mut stream = TcpStream::connect(&address).await.unwrap();
+        stream
+            .write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+            .await
+            .unwrap();
+        // Far longer than the write timeout, with nothing read.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+            .await
+            .expect("the server kept the connection open");
+        assert!(
+            answer.len() < BIG,
+            "the whole answer was sent ({} bytes)",
+            answer.len()
+        );
+    }
+
     fn short(max_connections: usize) -> Limits {
         Limits {
             header_timeout: Duration::from_millis(300),
+            write_timeout: Duration::from_millis(300),
             max_connections,
             shutdown_grace: Duration::from_millis(300),
         }

@@ -1,5 +1,6 @@
 //! Router tests without a socket: every route, with good and bad input.
 
+mod abandoned;
 mod clock;
 mod durability;
 mod fair;
@@ -71,6 +72,11 @@ impl Test {
     /// A server on `dir` running at most `slots` searches of each kind at once.
     fn with_slots(dir: TempDir, slots: usize) -> Test {
         let state = AppState::new(&dir.0, slots).unwrap();
+        Test::with_state(dir, state)
+    }
+
+    /// A server of `state`, whose games are in `dir`.
+    fn with_state(dir: TempDir, state: Arc<AppState>) -> Test {
         Test {
             app: app(Arc::clone(&state)),
             state,

@@ -1,0 +1,221 @@
+//! Work for a client that went away stops, and the queues for the engine have a bound: a lab
+//! run whose client hangs up, an analysis or review whose page is gone; more runs or reviews
+//! than the server queues are refused as busy.
+
+use super::super::lab::MAX_RUNS;
+use super::super::search::{SearchPool, MAX_WAITING_BACKGROUND};
+use super::super::{app, game, server, AppState};
+use super::{assert_error, call_app, TempDir, Test};
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// A laboratory run that takes many seconds (minimax to depth 4 from the start).
+fn slow_run(client: Option<&str>) -> Value {
+    let mut run = json!({"fen": START, "depth": 4, "algorithms": ["minimax"]});
+    if let Some(client) = client {
+        run["client"] = json!(client);
+    }
+    run
+}
+
+/// Polls `done` every 20 ms for up to `within`.
+async fn eventually(within: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+/// Six runs whose clients hung up after 0.2 s went on using the machine for seconds. Now each
+/// stops with its connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lab_run_whose_client_hangs_up_stops() {
+    let dir = TempDir::new();
+    let state = AppState::new(&dir.0, 1).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(server::serve(
+        listener,
+        app(Arc::clone(&state)),
+        server::Limits::default(),
+        std::future::pending(),
+    ));
+    let body = slow_run(None).to_string();
+    let request = format!(
+        "POST /api/lab/run HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(state.lab.in_progress(), 1, "the run was started");
+        drop(stream);
+        assert!(
+            eventually(Duration::from_secs(2), || state.lab.in_progress() == 0).await,
+            "the run went on after its client hung up"
+        );
+    }
+    // The slot is free: a small run is answered at once.
+    let quick = json!({"fen": START, "depth": 1, "algorithms": ["alphabeta"]});
+    let started = Instant::now();
+    let (status, run) =
+        call_app(app(Arc::clone(&state)), "POST", "/api/lab/run", Some(quick)).await;
+    assert_eq!(status, StatusCode::OK, "{run}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+/// Seventy pages asking at once: the first runs are taken (and can all be cancelled), the
+/// others are told the laboratory is busy instead of waiting behind them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lab_runs_beyond_the_bound_are_refused_and_every_run_can_be_cancelled() {
+    let t = Test::with_slots(TempDir::new(), 1);
+    let mut runs = Vec::new();
+    for i in 0..MAX_RUNS {
+        let app = t.app.clone();
+        let run = slow_run(Some(&format!("page-{i}")));
+        runs.push(tokio::spawn(async move {
+            call_app(app, "POST", "/api/lab/run", Some(run)).await
+        }));
+    }
+    assert!(
+        eventually(Duration::from_secs(5), || t.state.lab.in_progress()
+            == MAX_RUNS)
+        .await
+    );
+    for i in MAX_RUNS..70 {
+        let run = slow_run(Some(&format!("page-{i}")));
+        let (status, error) = t.call("POST", "/api/lab/run", Some(run)).await;
+        assert_error(status, &error, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(error["error"], "busy");
+    }
+    for i in 0..MAX_RUNS {
+        let page = json!({"client": format!("page-{i}")});
+        let (_, cancelled) = t.call("POST", "/api/lab/cancel", Some(page)).await;
+        assert_eq!(cancelled["cancelled"], true, "page-{i}");
+    }
+    for run in runs {
+        let (status, error) = run.await.unwrap();
+        assert_error(status, &error, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(error["code"], "cancelled");
+    }
+    assert_eq!(t.state.lab.in_progress(), 0);
+}
+
+/// A game of forty moves between two people (each a different one, from `seed`), which can be
+/// reviewed at once; its review takes seconds.
+async fn game_to_review(t: &Test, seed: u64) -> String {
+    let mut pos = xiangqi::Position::startpos();
+    let mut pgn = String::new();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for ply in 0..40 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let m = moves[(state % moves.len() as u64) as usize];
+        if ply % 2 == 0 {
+            pgn += &format!("{}. ", ply / 2 + 1);
+        }
+        pgn += &format!(
+            "{} ",
+            xiangqi::format_move(&pos, m, xiangqi::Notation::Chinese)
+        );
+        pos.make_move(m);
+    }
+    let game = t.new_game(json!({"human": "both", "pgn": pgn})).await;
+    game["id"].as_str().unwrap().to_owned()
+}
+
+/// A review whose page stopped asking about it (closed, crashed, offline) stops; one whose page
+/// keeps asking goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_nobody_watches_stops() {
+    let dir = TempDir::new();
+    let pool = SearchPool::with_abandon_time(1, 1, Duration::from_millis(300));
+    let state = AppState::with_pool(&dir.0, pool);
+    let t = Test::with_state(dir, state);
+    let watched = game_to_review(&t, 1).await;
+    let (status, body) = t
+        .call("POST", &format!("/api/games/{watched}/review"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let asked = Instant::now();
+    while asked.elapsed() < Duration::from_millis(1500) {
+        let (_, game) = t.call("GET", &format!("/api/games/{watched}"), None).await;
+        assert!(
+            game["job"] == "review" || game["review"]["finished"] == true,
+            "the review stopped while its page asked: {game}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let shared = t.state.games.get(&watched).unwrap();
+    game::lock(&shared).cancel_job();
+
+    let abandoned = game_to_review(&t, 2).await;
+    let (status, body) = t
+        .call("POST", &format!("/api/games/{abandoned}/review"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let shared = t.state.games.get(&abandoned).unwrap();
+    let stopped = eventually(Duration::from_secs(3), || {
+        game::lock(&shared).job_kind().is_none()
+    })
+    .await;
+    assert!(stopped, "the review went on with nobody watching");
+    let entry = game::lock(&shared);
+    let review = entry.review().unwrap();
+    assert!(!review.finished && review.done < review.total, "{review:?}");
+}
+
+/// Reviews beyond the queue's bound are refused as busy, not queued for minutes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_beyond_the_queue_are_refused_as_busy() {
+    let t = Test::with_slots(TempDir::new(), 1);
+    let mut ids = Vec::new();
+    for seed in 0..MAX_WAITING_BACKGROUND as u64 + 2 {
+        ids.push(game_to_review(&t, seed).await);
+    }
+    // One review runs, the next ones wait, up to the bound.
+    let first = &ids[0];
+    let (status, body) = t
+        .call("POST", &format!("/api/games/{first}/review"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    t.wait(first, "the first review to run", |g| {
+        g["review"]["done"].as_u64() > Some(0)
+    })
+    .await;
+    for (i, id) in ids[1..=MAX_WAITING_BACKGROUND].iter().enumerate() {
+        let (status, body) = t
+            .call("POST", &format!("/api/games/{id}/review"), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "review {i}: {body}");
+    }
+    let last = &ids[MAX_WAITING_BACKGROUND + 1];
+    let (status, error) = t
+        .call("POST", &format!("/api/games/{last}/review"), None)
+        .await;
+    assert_error(status, &error, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(error["error"], "busy");
+    let (_, game) = t.call("GET", &format!("/api/games/{last}"), None).await;
+    assert!(game["job"].is_null(), "{game}");
+    for id in &ids {
+        let shared = t.state.games.get(id).unwrap();
+        game::lock(&shared).cancel_job();
+    }
+}
