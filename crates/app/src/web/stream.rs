@@ -167,8 +167,17 @@ impl<S> ClientStream<S> {
         self.checked.extend(self.unread.drain(..n));
     }
 
-    /// Fails a write that has waited longer than the write timeout; `Pending` otherwise.
-    fn poll_stalled(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+    /// A write's outcome through the write timeout: progress stops the timer; waiting starts
+    /// it, and fails once it has run out.
+    fn timed<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
         let timeout = self.write_timeout;
         let timer = self
             .stalled
@@ -184,13 +193,8 @@ impl<S> ClientStream<S> {
 impl<S: AsyncRead + AsyncWrite + Unpin> ClientStream<S> {
     /// Writes `bytes` through the write timeout.
     fn poll_write_timed(&mut self, cx: &mut Context<'_>, bytes: &[u8]) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write(cx, bytes) {
-            Poll::Ready(result) => {
-                self.stalled = None;
-                Poll::Ready(result)
-            }
-            Poll::Pending => self.poll_stalled(cx),
-        }
+        let polled = Pin::new(&mut self.inner).poll_write(cx, bytes);
+        self.timed(cx, polled)
     }
 
     /// Writes the refusal; once it is written, or cannot be, the input ends.
@@ -293,13 +297,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for ClientStream<S> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.inner).poll_write_vectored(cx, bufs) {
-            Poll::Ready(result) => {
-                this.stalled = None;
-                Poll::Ready(result)
-            }
-            Poll::Pending => this.poll_stalled(cx),
-        }
+        let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.timed(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -308,13 +307,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for ClientStream<S> {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.inner).poll_flush(cx) {
-            Poll::Ready(result) => {
-                this.stalled = None;
-                Poll::Ready(result)
-            }
-            Poll::Pending => this.poll_stalled(cx).map_ok(|_| ()),
-        }
+        let polled = Pin::new(&mut this.inner).poll_flush(cx);
+        this.timed(cx, polled)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
