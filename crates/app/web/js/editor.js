@@ -4,7 +4,7 @@
 import { Board, GLYPHS } from './board.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
-import { t, reasonText, language } from './i18n.js';
+import { t, fenRefusal } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
@@ -89,9 +89,8 @@ export class Editor {
     } catch (e) {
       if (fen !== this.fen()) return;
       this.valid = false;
-      const detail = e.message.replace(/^invalid FEN: /, '');
-      status.textContent = language() === 'zh' ? reasonText(e.code, detail) : detail;
-      status.title = detail;
+      status.textContent = fenRefusal(e.code, e.message);
+      status.title = e.message;
       status.className = 'editor-status error';
     }
   }

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { looksLikeFen } from './fen.js';
-import { t, endReason, language, reasonText } from './i18n.js';
+import { t, endReason, language, reasonText, fenRefusal } from './i18n.js';
 import { notice, copyText, confirmDialog } from './dialogs.js';
 import { Editor } from './editor.js';
 import { isUnsaved } from './unsaved.js';
@@ -30,7 +30,8 @@ export function setupFiles(ctx) {
     if (!text) return;
     const level = ctx.level();
     const human = ctx.game()?.human || 'red';
-    const body = looksLikeFen(text) ? { fen: text, human, level } : { pgn: text, level };
+    const fen = looksLikeFen(text);
+    const body = fen ? { fen: text, human, level } : { pgn: text, level };
     const send = async () => ctx.setGame(await api.create(body), true);
     try {
       await send();
@@ -42,7 +43,7 @@ export function setupFiles(ctx) {
         ctx.failed(e, send);
         return;
       }
-      $('paste-error').textContent = reasonText(e.code, e.message);
+      $('paste-error').textContent = fen ? fenRefusal(e.code, e.message) : reasonText(e.code, e.message);
       $('paste-error').hidden = false;
     }
   });

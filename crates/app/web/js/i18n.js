@@ -222,6 +222,19 @@ export function reasonText(code, fallback) {
   return TEXT[lang].codes[code] || fallback || code;
 }
 
+// Refusals of a position whose kind alone does not say where the fault is: the server's detail
+// (in English) follows the translated kind.
+const FEN_DETAILED = ['fen_syntax', 'fen_no_general', 'fen_too_many', 'fen_general_palace', 'fen_unreachable'];
+
+/** Why the server refused a position: its own words in English (they name the fault); in
+ * Chinese the kind of fault, with the server's detail where the kind does not name it. */
+export function fenRefusal(code, message) {
+  const detail = (message || '').replace(/^invalid FEN: /, '');
+  const kind = TEXT[lang].codes[code];
+  if (lang === 'en' || !kind) return detail || kind || code;
+  return FEN_DETAILED.includes(code) && detail ? `${kind}（${detail}）` : kind;
+}
+
 /** An end-of-game reason's text. */
 export function endReason(reason) {
   return TEXT[lang].reasons[reason] || reason;
