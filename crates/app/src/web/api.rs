@@ -17,7 +17,7 @@
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
-//! | `POST /api/fen` | `{fen}`: checks a position for the editor |
+//! | `POST /api/fen` | `{fen}`: checks a position for the editor (and says if a game from it is over at once) |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 //! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!
@@ -31,7 +31,7 @@ use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::search::{self, JobKind};
 use super::store::{is_valid_id, new_id};
-use super::view::{view, GameView, Summary};
+use super::view::{outcome_view, view, GameView, OutcomeView, Summary};
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
@@ -46,7 +46,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::GameRecord;
-use xiangqi::{FenError, Notation, Position};
+use xiangqi::{FenError, Game, Notation, Position};
 
 type Shared = State<Arc<AppState>>;
 
@@ -290,6 +290,19 @@ pub(super) fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     })
 }
 
+/// `pos` as the start of a new game: refused when the rules end the game there at once (the
+/// side to move is checkmated or stalemated, no attacking piece is left, the no-capture count
+/// has run out), since no move could be played.
+fn playable_start(pos: Position) -> Result<Position, ApiError> {
+    match Game::new(pos.clone()).outcome() {
+        None => Ok(pos),
+        Some(outcome) => Err(ApiError::Invalid {
+            code: "fen_game_over",
+            message: format!("no game can start from this position: it is over ({outcome})"),
+        }),
+    }
+}
+
 /// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8 or GBK).
 fn first_game(bytes: &[u8]) -> Result<GameRecord, ApiError> {
     if bytes.starts_with(b"XQ") {
@@ -380,7 +393,7 @@ async fn new_game(
                 Giver::You => person,
             };
             let start = match fen {
-                Some(fen) => parse_fen(fen)?,
+                Some(fen) => playable_start(parse_fen(fen)?)?,
                 None => handicap.start(giver_side),
             };
             let mut game = WebGame::new(new_id(), start, human, level, clock, Instant::now());
@@ -686,6 +699,9 @@ struct FenView {
     turn: &'static str,
     in_check: bool,
     legal_moves: usize,
+    /// How a game from this position would end at once (checkmate, stalemate, no attacking
+    /// piece left), in which case no game can start from it.
+    outcome: Option<OutcomeView>,
 }
 
 async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, ApiError> {
@@ -695,5 +711,6 @@ async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, Api
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
         legal_moves: pos.legal_moves().len(),
+        outcome: Game::new(pos).outcome().map(outcome_view),
     }))
 }

@@ -113,7 +113,7 @@ async fn asset(Path(path): Path<String>) -> Response {
 #[cfg(test)]
 mod tests {
     /// The codes the server sends that are its own (the rules library's come from it).
-    const WEB_CODES: [&str; 25] = [
+    const WEB_CODES: [&str; 26] = [
         "lab_depth",
         "cancelled",
         "not_your_turn",
@@ -139,6 +139,7 @@ mod tests {
         "fen_general_palace",
         "fen_unreachable",
         "fen_generals_facing",
+        "fen_game_over",
     ];
 
     /// The part of i18n.js with one language's texts.

@@ -5,6 +5,7 @@ mod durability;
 mod fair;
 mod lab;
 mod limits;
+mod page;
 
 use super::{app, AppState};
 use axum::body::Body;

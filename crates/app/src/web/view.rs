@@ -19,8 +19,9 @@ struct MoveView {
     check: bool,
 }
 
+/// How a game ended, as the page shows it.
 #[derive(Serialize)]
-struct OutcomeView {
+pub struct OutcomeView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     result: &'static str,
     winner: Option<&'static str>,
@@ -84,7 +85,8 @@ pub struct GameView {
     updated: u64,
 }
 
-fn outcome_view(outcome: Outcome) -> OutcomeView {
+/// The page's form of `outcome`.
+pub fn outcome_view(outcome: Outcome) -> OutcomeView {
     OutcomeView {
         result: outcome.pgn_result(),
         winner: outcome.winner().map(Color::name),

@@ -4,7 +4,7 @@
 import { Board, GLYPHS } from './board.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
-import { t, fenRefusal } from './i18n.js';
+import { t, fenRefusal, outcomeTitle, endReason } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
@@ -78,20 +78,41 @@ export class Editor {
 
   async changed() {
     this.board.render({ pieces: this.pieces });
-    const status = document.getElementById('editor-status');
     const fen = this.fen();
+    // Nothing can be started until the server has judged this position.
+    this.setPlayable(false);
     try {
       const result = await api.checkFen(fen);
       if (fen !== this.fen()) return;
-      this.valid = true;
-      status.textContent = t('legalPosition', result.legal_moves);
-      status.className = 'editor-status ok';
+      if (result.outcome) {
+        // The rules end a game from here at once: the side to move is mated or stalemated,
+        // or neither side can attack.
+        const { outcome } = result;
+        this.show(t('noGameHere', outcomeTitle(outcome), endReason(outcome.reason)), 'error');
+      } else {
+        this.show(t('legalPosition', result.legal_moves), 'ok');
+      }
     } catch (e) {
       if (fen !== this.fen()) return;
-      this.valid = false;
-      status.textContent = fenRefusal(e.code, e.message);
-      status.title = e.message;
-      status.className = 'editor-status error';
+      this.show(fenRefusal(e.code, e.message), 'error');
+    }
+  }
+
+  /** Shows the server's judgement of the position: `ok` (a game can start) or `error`. */
+  show(text, kind) {
+    const status = document.getElementById('editor-status');
+    status.textContent = text;
+    status.className = `editor-status ${kind}`;
+    this.setPlayable(kind === 'ok', text);
+  }
+
+  /** Enables the buttons that start a game; disabled, they say `why` in their tooltip. */
+  setPlayable(playable, why = '') {
+    this.valid = playable;
+    for (const id of ['editor-red', 'editor-black', 'editor-analyse']) {
+      const button = document.getElementById(id);
+      button.disabled = !playable;
+      button.title = playable ? '' : why;
     }
   }
 

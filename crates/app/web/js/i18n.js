@@ -63,7 +63,7 @@ const TEXT = {
       fen_no_general: '局面无效：缺少将帅', fen_too_many: '局面无效：某种棋子超过了一方的数量',
       fen_general_palace: '局面无效：将帅必须在九宫内', fen_unreachable: '局面无效：有棋子在它永远到不了的位置',
       fen_generals_facing: '局面无效：双将照面', fen_opponent_in_check: '局面无效：不走棋的一方正被将军',
-      fen_syntax: 'FEN 格式错误',
+      fen_syntax: 'FEN 格式错误', fen_game_over: '不能从这个局面开局：棋局已经结束',
       disk_full: '磁盘已满', disk_read_only: '数据目录不可写', disk_error: '磁盘出错',
       too_long: '棋局已达到最长步数', timeout: '请求超时', paused: '计时已暂停，请先继续', no_offer: '电脑没有提议和棋',
       no_clock: '本局不计时', lab_depth: '这个算法不能搜这么深', cancelled: '已停止',
@@ -91,7 +91,8 @@ const TEXT = {
     reviewing: (a, b) => `分析中 ${a}/${b}`, reviewDone: '分析完成',
     marks: { inaccuracy: '欠佳', mistake: '失误', blunder: '败着' },
     better: (m) => `更好：${m}`, summaryFor: (side) => `${side}：`,
-    legalPosition: (n) => `✓ 合法局面（${n} 种走法）`, copied: '已复制', loaded: '已载入棋局',
+    legalPosition: (n) => `✓ 合法局面（${n} 种走法）`,
+    noGameHere: (title, reason) => `不能从这个局面开局，棋局已经结束：${title}（${reason}）`, copied: '已复制', loaded: '已载入棋局',
     pgnError: '无法读取该 PGN', fenError: '局面无效',
   },
   en: {
@@ -166,6 +167,7 @@ const TEXT = {
       fen_unreachable: 'invalid position: a piece stands where it can never go',
       fen_generals_facing: 'invalid position: the generals face each other',
       fen_opponent_in_check: 'invalid position: the side not to move is in check', fen_syntax: 'this FEN cannot be read',
+      fen_game_over: 'no game can start from this position: it is over',
       no_clock: 'this game has no clock', lab_depth: 'this algorithm cannot search that deep', cancelled: 'stopped',
     },
     unsaved: (why) => `Not saved: ${why}. The game is as it was before this change. Free some disk space or fix the data folder, then press Retry.`,
@@ -192,7 +194,8 @@ const TEXT = {
     reviewing: (a, b) => `analysing ${a}/${b}`, reviewDone: 'done',
     marks: { inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
     better: (m) => `better: ${m}`, summaryFor: (side) => `${side}: `,
-    legalPosition: (n) => `✓ legal position (${n} legal moves)`, copied: 'Copied', loaded: 'Game loaded',
+    legalPosition: (n) => `✓ legal position (${n} legal moves)`,
+    noGameHere: (title, reason) => `No game can start here, it is over: ${title} — ${reason}`, copied: 'Copied', loaded: 'Game loaded',
     pgnError: 'This PGN cannot be read', fenError: 'Invalid position',
   },
 };
@@ -224,7 +227,9 @@ export function reasonText(code, fallback) {
 
 // Refusals of a position whose kind alone does not say where the fault is: the server's detail
 // (in English) follows the translated kind.
-const FEN_DETAILED = ['fen_syntax', 'fen_no_general', 'fen_too_many', 'fen_general_palace', 'fen_unreachable'];
+const FEN_DETAILED = [
+  'fen_syntax', 'fen_no_general', 'fen_too_many', 'fen_general_palace', 'fen_unreachable', 'fen_game_over',
+];
 
 /** Why the server refused a position: its own words in English (they name the fault); in
  * Chinese the kind of fault, with the server's detail where the kind does not name it. */
@@ -233,6 +238,12 @@ export function fenRefusal(code, message) {
   const kind = TEXT[lang].codes[code];
   if (lang === 'en' || !kind) return detail || kind || code;
   return FEN_DETAILED.includes(code) && detail ? `${kind}（${detail}）` : kind;
+}
+
+/** Who won, or a draw. */
+export function outcomeTitle(outcome) {
+  if (!outcome.winner) return t('draw');
+  return outcome.winner === 'red' ? t('redWins') : t('blackWins');
 }
 
 /** An end-of-game reason's text. */

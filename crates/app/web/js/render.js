@@ -3,7 +3,7 @@
 
 import { app, shownPly, shownFen, humanPlays, moveLabel, lastMoveNumber } from './state.js';
 import { parseFen } from './fen.js';
-import { t, endReason, language } from './i18n.js';
+import { t, endReason, language, outcomeTitle } from './i18n.js';
 import { renderReview, markSymbol } from './review.js';
 import { $ } from './dom.js';
 
@@ -45,11 +45,6 @@ export function render(animate = null) {
   }, (p) => browse(p));
   $('save-pgn').href = `/api/games/${game.id}/pgn?notation=${app.notation}`;
   $('save-pgn').setAttribute('download', `xiangqi-${game.id}.pgn`);
-}
-
-export function outcomeTitle(outcome) {
-  if (!outcome.winner) return t('draw');
-  return outcome.winner === 'red' ? t('redWins') : t('blackWins');
 }
 
 function renderStatus(live, turn, inCheck) {

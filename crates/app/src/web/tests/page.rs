@@ -1,0 +1,52 @@
+//! What the page asks of the server when a game starts from a position or a file (issue #35,
+//! item 8): positions where no game can start, clocks on games from a FEN, the first-move
+//! handicap's side, a record's bare result, the same file imported twice.
+
+use super::{assert_error, Test};
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+/// Black to move, checkmated: the rook on d0 checks, the one on b8 covers rank 8, and e9 would
+/// face Red's general.
+const MATED: &str = "3k5/1R7/9/9/9/9/9/9/9/3RK4 b - - 0 1";
+/// Black to move with no legal move and not in check (a loss in Xiangqi).
+const STALEMATED: &str = "3k5/1R7/9/9/9/9/9/9/9/4K4 b - - 0 1";
+/// The two generals alone: drawn at once, no attacking piece is left.
+const BARE: &str = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+
+async fn check_fen(t: &Test, fen: &str) -> Value {
+    let (s, b) = t
+        .call("POST", "/api/fen", Some(json!({ "fen": fen })))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    b
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_position_the_game_would_start_over_in_says_why_and_starts_no_game() {
+    let t = Test::new();
+    let legal = check_fen(&t, "3k5/1R7/9/9/9/9/9/9/9/4K4 w").await;
+    assert!(legal["outcome"].is_null(), "{legal}");
+    for (fen, winner, reason) in [
+        (MATED, json!("red"), "checkmate"),
+        (STALEMATED, json!("red"), "stalemate"),
+        (BARE, Value::Null, "insufficient_material"),
+    ] {
+        let checked = check_fen(&t, fen).await;
+        assert_eq!(checked["outcome"]["reason"], reason, "{checked}");
+        assert_eq!(checked["outcome"]["winner"], winner, "{checked}");
+        for human in ["red", "black", "both"] {
+            let (s, b) = t
+                .call(
+                    "POST",
+                    "/api/games",
+                    Some(json!({ "fen": fen, "human": human })),
+                )
+                .await;
+            assert_error(s, &b, StatusCode::BAD_REQUEST);
+            assert_eq!(b["code"], "fen_game_over", "{b}");
+        }
+    }
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    assert_eq!(list, json!([]), "no game was made");
+}
