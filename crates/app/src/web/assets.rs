@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 25] = [
+const FILES: [(&str, &str, &str); 27] = [
     ("js/clock.js", JS, include_str!("../../web/js/clock.js")),
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
@@ -37,6 +37,16 @@ const FILES: [(&str, &str, &str); 25] = [
     ("js/i18n.js", JS, include_str!("../../web/js/i18n.js")),
     ("js/sound.js", JS, include_str!("../../web/js/sound.js")),
     ("js/editor.js", JS, include_str!("../../web/js/editor.js")),
+    (
+        "js/new-game.js",
+        JS,
+        include_str!("../../web/js/new-game.js"),
+    ),
+    (
+        "js/clock-choice.js",
+        JS,
+        include_str!("../../web/js/clock-choice.js"),
+    ),
     ("js/review.js", JS, include_str!("../../web/js/review.js")),
     ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
     ("js/files.js", JS, include_str!("../../web/js/files.js")),

@@ -3,16 +3,23 @@
 
 use super::{expect, Page};
 use anyhow::Result;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The game the page shows, as the server has it.
 async fn shown_game(page: &Page) -> Result<Value> {
+    let id = page.game_id().await?;
+    game_by_id(page, &id).await
+}
+
+/// The game with this id, as the server has it.
+async fn game_by_id(page: &Page, id: &str) -> Result<Value> {
     Ok(page
         .client
         .execute_async(
-            "const done = arguments[arguments.length - 1];
-             fetch('/api/games/' + document.body.dataset.gameId)
-               .then(r => r.json()).then(done, e => done(null));",
+            &format!(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/games/{id}').then(r => r.json()).then(done, e => done(null));"
+            ),
             vec![],
         )
         .await?)
@@ -99,5 +106,78 @@ browser_test! {
         page.click("#editor-analyse").await?;
         let game = next_game(page, &before).await?;
         expect("the edited game's start", game["start_fen"].as_str(), Some("3k5/1R7/9/9/9/9/9/9/9/4K4 w - - 0 1"))
+    }
+}
+
+browser_test! {
+    /// A game from a pasted FEN, from the editor, or continued from a record's position may be
+    /// on the clock, chosen as for a new game.
+    fn games_from_a_position_may_be_on_the_clock(page) {
+        let controls = |game: &Value| {
+            (
+                game["clock"]["red_control"].as_str().unwrap_or("none").to_owned(),
+                game["clock"]["black_control"].as_str().unwrap_or("none").to_owned(),
+            )
+        };
+        // A pasted FEN, played as Red (the side of the game shown).
+        let before = page.game_id().await?;
+        page.click("#fen-pgn").await?;
+        page.type_into("#paste-in", "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1").await?;
+        page.select("#paste-tc-preset", "5+3").await?;
+        page.click("#paste-go").await?;
+        let game = next_game(page, &before).await?;
+        expect("the pasted FEN's clock", controls(&game), ("300+3".into(), "300+3".into()))?;
+        page.until("the clocks shown", "!document.querySelector('#clock-red').hidden").await?;
+
+        // The editor, playing Black on a clock that gives the computer half the time.
+        let before = page.game_id().await?;
+        page.click("#editor-btn").await?;
+        page.click("#editor-start").await?;
+        editor_says(page, "the start position", "/legal position/", true).await?;
+        page.select("#editor-tc-preset", "10+5").await?;
+        page.select("#editor-tc-computer", "0.5").await?;
+        page.click("#editor-black").await?;
+        let game = next_game(page, &before).await?;
+        expect("the edited game's side", game["human"].as_str(), Some("black"))?;
+        // The pasted game, left for another, has its clock paused (the page tells the server
+        // in a beacon, which may come a little later).
+        let started = std::time::Instant::now();
+        while game_by_id(page, &before).await?["clock"]["paused"] != json!(true) {
+            if started.elapsed() > super::WAIT {
+                anyhow::bail!("the pasted game's clock runs on after another game was opened");
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        expect("the edited game's clock", controls(&game), ("300+2.5".into(), "600+5".into()))?;
+
+        // Continue from here: a position of a record, Black to move.
+        page.new_game("both", 1).await?;
+        page.play("h2e2").await?;
+        page.wait_plies(1).await?;
+        page.play("h9g7").await?;
+        page.wait_plies(2).await?;
+        page.click("#moves > li:first-child").await?;
+        let before = page.game_id().await?;
+        page.click("#continue-here").await?;
+        page.until("the continue dialog", "document.querySelector('#new-game-dialog').open").await?;
+        expect(
+            "the side offered",
+            page.js("return document.querySelector('input[name=side]:checked').value;").await?,
+            json!("black"),
+        )?;
+        page.select("#tc-preset", "custom").await?;
+        page.type_into("#tc-minutes", "3").await?;
+        page.type_into("#tc-increment", "2").await?;
+        page.type_into("#tc-byoyomi", "0").await?;
+        page.select("#tc-computer", "2").await?;
+        page.click("#start-game").await?;
+        let game = next_game(page, &before).await?;
+        expect(
+            "the continued game's start",
+            game["start_fen"].as_str(),
+            Some("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"),
+        )?;
+        expect("the continued game's side", game["human"].as_str(), Some("black"))?;
+        expect("the continued game's clock", controls(&game), ("360+4".into(), "180+2".into()))
     }
 }

@@ -4,12 +4,14 @@
 import { Board, GLYPHS } from './board.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
+import { ClockChoice } from './clock-choice.js';
 import { t, fenRefusal, outcomeTitle, endReason } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
 export class Editor {
-  /** `onPlay(fen, human)` starts a game from the edited position. */
+  /** `onPlay(fen, human, clock)` starts a game from the edited position (`clock` as the API
+   * takes it, or null). */
   constructor(onPlay) {
     this.onPlay = onPlay;
     this.dialog = document.getElementById('editor-dialog');
@@ -44,11 +46,14 @@ export class Editor {
     document.getElementById('editor-red').addEventListener('click', () => this.play('red'));
     document.getElementById('editor-black').addEventListener('click', () => this.play('black'));
     document.getElementById('editor-analyse').addEventListener('click', () => this.play('both'));
+    this.clock = new ClockChoice(document.getElementById('editor-clock'), 'editor-tc');
     this.pick('R');
   }
 
   open(fen) {
     this.load(fen || START_FEN);
+    this.clock.reset();
+    document.getElementById('editor-error').hidden = true;
     this.dialog.showModal();
   }
 
@@ -118,7 +123,17 @@ export class Editor {
 
   play(human) {
     if (!this.valid) return;
+    let clock;
+    try {
+      clock = this.clock.value(human);
+    } catch (e) {
+      const error = document.getElementById('editor-error');
+      error.textContent = e.message;
+      error.hidden = false;
+      return;
+    }
+    this.clock.remember();
     this.dialog.close();
-    this.onPlay(this.fen(), human);
+    this.onPlay(this.fen(), human, clock);
   }
 }

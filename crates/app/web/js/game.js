@@ -66,6 +66,9 @@ export function failed(e, retry) {
 export function setGame(state, fresh = false) {
   const prev = app.game;
   const same = prev && prev.id === state.id && !fresh;
+  // The game left behind stops thinking and its clock is paused, whichever way another game
+  // was opened (New game, a FEN, the editor, a file, the games list).
+  if (prev && prev.id !== state.id) api.leave(prev.id);
   app.game = state;
   settings.setGame(state.id);
   document.body.dataset.gameId = state.id;

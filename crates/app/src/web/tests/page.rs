@@ -50,3 +50,22 @@ async fn a_position_the_game_would_start_over_in_says_why_and_starts_no_game() {
     let (_, list) = t.call("GET", "/api/games", None).await;
     assert_eq!(list, json!([]), "no game was made");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_from_a_fen_has_the_clock_it_asks_for() {
+    let t = Test::new();
+    let control = json!({"minutes": 5, "increment": 3, "byoyomi": 0});
+    let half = json!({"minutes": 2.5, "increment": 1.5, "byoyomi": 0});
+    // What the editor and "Continue from here" send: a position, a side, a clock.
+    let game = t
+        .new_game(json!({
+            "fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b",
+            "human": "black",
+            "level": 1,
+            "clock": {"red": half, "black": control},
+        }))
+        .await;
+    assert_eq!(game["clock"]["black_control"], "300+3", "{game}");
+    assert_eq!(game["clock"]["red_control"], "150+1.5", "{game}");
+    assert_eq!(game["clock"]["running"], "black");
+}
