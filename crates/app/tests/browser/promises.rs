@@ -25,6 +25,26 @@ async fn game_by_id(page: &Page, id: &str) -> Result<Value> {
         .await?)
 }
 
+/// Starts a game from the New game dialog on a custom clock.
+async fn clock_game(page: &Page, side: &str, minutes: &str, byoyomi: &str) -> Result<()> {
+    let before = page.game_id().await?;
+    page.click("#new-game").await?;
+    page.click(&format!("input[name=side][value={side}]"))
+        .await?;
+    page.select("#tc-preset", "custom").await?;
+    page.type_into("#tc-minutes", minutes).await?;
+    page.type_into("#tc-increment", "0").await?;
+    page.type_into("#tc-byoyomi", byoyomi).await?;
+    page.click("#start-game").await?;
+    page.until(
+        "the game on the clock",
+        &format!(
+            "document.body.dataset.gameId !== '{before}' && !document.querySelector('#clock-red').hidden"
+        ),
+    )
+    .await
+}
+
 /// Waits for a new game (another id than `before`) and returns it as the server has it.
 async fn next_game(page: &Page, before: &str) -> Result<Value> {
     page.until(
@@ -179,5 +199,39 @@ browser_test! {
         )?;
         expect("the continued game's side", game["human"].as_str(), Some("black"))?;
         expect("the continued game's clock", controls(&game), ("360+4".into(), "180+2".into()))
+    }
+}
+
+browser_test! {
+    /// While the clock is paused, what the server would refuse cannot be pressed, and the
+    /// status says the game is paused.
+    fn a_paused_game_says_so_and_offers_only_what_it_allows(page) {
+        clock_game(page, "both", "10", "0").await?;
+        page.play("h2e2").await?;
+        page.wait_plies(1).await?;
+        page.click("#undo").await?;
+        page.wait_plies(0).await?;
+        page.until("Redo", "!document.querySelector('#redo').disabled").await?;
+        page.click("#pause").await?;
+        page.until(
+            "the paused page",
+            "document.querySelector('#pause').dataset.paused === 'true' \
+             && document.querySelector('#redo').disabled \
+             && /paused/.test(document.querySelector('#status').textContent)",
+        )
+        .await?;
+        page.point("h2").await?;
+        page.until(
+            "why a piece cannot be moved",
+            "!document.querySelector('#notice').hidden && /paused/.test(document.querySelector('#notice').textContent)",
+        )
+        .await?;
+        page.click("#pause").await?;
+        page.until(
+            "the resumed page",
+            "!document.querySelector('#redo').disabled \
+             && !/paused/.test(document.querySelector('#status').textContent)",
+        )
+        .await
     }
 }

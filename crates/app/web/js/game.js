@@ -34,7 +34,9 @@ export function tap(sq) {
     app.selected = sq;
   } else {
     app.selected = null;
-    if (letter && !app.game.outcome) {
+    if (letter && !app.game.outcome && app.game.clock?.paused) {
+      notice(reasonText('paused'), 'error');
+    } else if (letter && !app.game.outcome) {
       const waiting = app.game.job === 'computer' || !humanPlays(app.game.turn);
       const code = waiting && humanPlays(sideOf(letter)) ? 'not_your_turn' : 'not_your_piece';
       notice(reasonText(code), 'error');

@@ -19,6 +19,7 @@ const TEXT = {
     levelName: ['入门', '新手', '业余', '棋友', '中级', '高级', '强手', '专家', '大师', '特级大师'],
     you: '你', computer: '电脑', player: '棋手', levelN: (n) => `${n} 级`,
     turnRed: '红方走棋', turnBlack: '黑方走棋', yourTurn: '轮到你', thinkingNow: '电脑思考中…',
+    pausedNow: '已暂停，点“继续”接着下',
     checkNow: '将军！', viewing: (label, total) => `查看 ${label}（共 ${total} 回合）— 按 End 回到当前局面`,
     redWins: '红胜', blackWins: '黑胜', draw: '和棋', youWin: '你赢了！', youLose: '你输了',
     reasons: {
@@ -111,6 +112,7 @@ const TEXT = {
     levelName: ['Beginner', 'Novice', 'Casual', 'Club', 'Intermediate', 'Advanced', 'Strong', 'Expert', 'Master', 'Grandmaster'],
     you: 'You', computer: 'Computer', player: 'Player', levelN: (n) => `level ${n}`,
     turnRed: 'Red to move', turnBlack: 'Black to move', yourTurn: 'your turn', thinkingNow: 'the computer is thinking…',
+    pausedNow: 'paused: press Resume to play on',
     checkNow: 'Check!', viewing: (label, total) => `Viewing ${label} of ${total} — press End to return`,
     redWins: 'Red wins', blackWins: 'Black wins', draw: 'Draw', youWin: 'You win!', youLose: 'You lose',
     reasons: {

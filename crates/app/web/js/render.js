@@ -61,7 +61,8 @@ function renderStatus(live, turn, inCheck) {
     text = turn === 'red' ? t('turnRed') : t('turnBlack');
     if (inCheck) text += ` — ${t('checkNow')}`;
     if (live) {
-      if (game.job === 'computer') text += ` — ${t('thinkingNow')}`;
+      if (game.clock?.paused) text += ` — ${t('pausedNow')}`;
+      else if (game.job === 'computer') text += ` — ${t('thinkingNow')}`;
       else if (game.human !== 'both' && humanPlays(turn)) text += ` — ${t('yourTurn')}`;
     }
   }
@@ -174,8 +175,11 @@ function renderButtons() {
   const game = app.game;
   const over = Boolean(game.outcome);
   const thinking = game.job === 'computer';
+  // While paused the server plays no move, redone ones included (undo, hints and the rest
+  // still work).
+  const paused = Boolean(game.clock?.paused);
   $('undo').disabled = game.moves.length === 0;
-  $('redo').disabled = game.redo === 0 || over;
+  $('redo').disabled = game.redo === 0 || over || paused;
   $('hint').disabled = over || thinking;
   $('resign').disabled = over;
   $('draw').disabled = over || thinking || game.human === 'both';
