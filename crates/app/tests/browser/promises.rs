@@ -147,7 +147,12 @@ browser_test! {
         page.click("#paste-go").await?;
         let game = next_game(page, &before).await?;
         expect("the pasted FEN's clock", controls(&game), ("300+3".into(), "300+3".into()))?;
-        page.until("the clocks shown", "!document.querySelector('#clock-red').hidden").await?;
+        page.until(
+            "the clocks shown, with their increment",
+            "!document.querySelector('#clock-red').hidden \
+             && /\\+3 s a move/.test(document.querySelector('#clock-black').textContent)",
+        )
+        .await?;
 
         // The editor, playing Black on a clock that gives the computer half the time.
         let before = page.game_id().await?;
@@ -233,5 +238,32 @@ browser_test! {
              && !/paused/.test(document.querySelector('#status').textContent)",
         )
         .await
+    }
+}
+
+browser_test! {
+    /// The clock says that byo-yomi follows the game time, and marks it with a drawing that
+    /// needs no emoji font.
+    fn the_clock_shows_byoyomi_after_the_game_time(page) {
+        let no_emoji = "!document.querySelector('#clock-red').textContent.includes('⏱') \
+             && !getComputedStyle(document.querySelector('#clock-red'), '::before').content.includes('⏱')";
+        clock_game(page, "both", "0.5", "10").await?;
+        page.until(
+            "the period to come",
+            &format!("/then 10 s a move/.test(document.querySelector('#clock-red').textContent) && {no_emoji}"),
+        )
+        .await?;
+        page.debug_shot("byoyomi-to-come.png").await?;
+        clock_game(page, "both", "0", "30").await?;
+        page.until(
+            "the period running",
+            &format!(
+                "document.querySelector('#clock-red').classList.contains('byoyomi') \
+                 && document.querySelector('#clock-red svg.byoyomi-mark') \
+                 && /byo-yomi/.test(document.querySelector('#clock-red').textContent) && {no_emoji}"
+            ),
+        )
+        .await?;
+        page.debug_shot("byoyomi.png").await
     }
 }

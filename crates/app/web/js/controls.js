@@ -10,6 +10,7 @@ import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
 import { setGame, openGame, newGame, action, setAnalysis, failed } from './game.js';
 import { setupNewGame, openNewGame } from './new-game.js';
+import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 
@@ -94,6 +95,7 @@ export function setupControls() {
   $('lang').addEventListener('click', () => {
     setLanguage(language() === 'zh' ? 'en' : 'zh');
     retranslateNotice();
+    redrawClock();
     updateToolButtons();
     fillLevels($('level'));
     fillLevels($('new-level'));
