@@ -533,10 +533,10 @@ fn ask(
 }
 
 fn refuse_if_over(entry: &WebGame) -> Result<(), ApiError> {
-    match entry.outcome() {
-        Some(outcome) => Err(ApiError::rejected(
+    match entry.ending() {
+        Some(ending) => Err(ApiError::rejected(
             "game_over",
-            format!("the game is over ({outcome})"),
+            format!("the game is over ({ending})"),
         )),
         None => Ok(()),
     }
@@ -574,7 +574,7 @@ async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameVie
         if entry.game().is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
         }
-        if entry.outcome().is_none() && entry.human() != Human::Both {
+        if entry.ending().is_none() && entry.human() != Human::Both {
             return Err(ApiError::rejected(
                 "not_over",
                 "the review is for finished games",
@@ -619,7 +619,7 @@ async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, A
         let mut entry = lock(&shared);
         entry.cancel_job();
         let running = entry.clock().is_some_and(|c| c.is_running());
-        if running && entry.outcome().is_none() {
+        if running && entry.ending().is_none() {
             state.games.update(&mut entry, |entry| {
                 entry.pause(Instant::now())?;
                 Ok::<_, ApiError>(((), true))

@@ -10,6 +10,7 @@
 //! milliseconds) with `ClockPaused`.
 
 use super::clock::{clk, parse_clk, Clock, TimeControl};
+use super::ending::Ending;
 use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use crate::dates::pgn_date;
 use std::time::{Duration, Instant};
@@ -27,8 +28,9 @@ pub enum Origin {
 
 /// The ending a record states when the rules do not end its game: a resignation, an agreed
 /// draw, time, or an illegal move, read from the `Termination` tag (this program's outcome codes,
-/// or the words it wrote before it had them).
-fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
+/// or the words it wrote before it had them); else its bare result, given no reason it does not
+/// state.
+fn recorded_ending(record: &GameRecord) -> Option<Ending> {
     let result = record.result.as_deref()?;
     let termination = match record.tag("Termination").unwrap_or("") {
         "illegal move" => "illegal_move",
@@ -50,13 +52,7 @@ fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
             } | Outcome::Draw(DrawReason::Agreement | DrawReason::TimeoutAgainstBareMaterial)
         )
     });
-    Some(stated.unwrap_or(match winner {
-        Some(winner) => Outcome::Win {
-            winner,
-            reason: WinReason::Resignation,
-        },
-        None => Outcome::Draw(DrawReason::Agreement),
-    }))
+    Some(stated.map_or(Ending::Result(winner), Ending::Outcome))
 }
 
 /// A move written `h2e2`, legal or not.
@@ -117,9 +113,13 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
     record.set_tag("Created", &rec.created.to_string());
     let redo: Vec<String> = rec.redo.iter().map(Move::to_string).collect();
     record.set_tag("Redo", &redo.join(" "));
-    let outcome = game.outcome();
-    record.set_tag("Termination", outcome.map_or("", Outcome::code));
-    record.result = outcome.map(|o| o.pgn_result().to_owned());
+    let ending = game.ending();
+    match ending {
+        // A bare result keeps the record's own Termination (among its tags), or none.
+        Some(Ending::Result(_)) => {}
+        _ => record.set_tag("Termination", ending.and_then(Ending::code).unwrap_or("")),
+    }
+    record.result = ending.map(|e| e.pgn_result().to_owned());
     record.moves = rec.game.moves().map(RecordMove::new).collect();
     if let Some(clock) = &rec.clock {
         write_clock(&mut record, clock, game, now);
@@ -269,10 +269,14 @@ pub fn from_record(
         "ClockLeft",
         "ClockPaused",
     ];
+    // A record that ends with a bare result keeps its own words for why, if it has any.
+    let own_termination = |k: &str| k == "Termination" && matches!(ended, Some(Ending::Result(_)));
     let tags = record
         .tags
         .iter()
-        .filter(|(k, _)| !OWN.contains(&k.as_str()) && k != "Game")
+        .filter(|(k, v)| {
+            (!OWN.contains(&k.as_str()) || own_termination(k) && !v.is_empty()) && k != "Game"
+        })
         .cloned()
         .collect();
     WebGame::with_record(

@@ -1,11 +1,12 @@
 //! What the page sees of a game: the JSON answers of the API.
 
 use super::clock::TimeLeft;
+use super::ending::Ending;
 use super::game::{Human, Notice, SaveFailure, WebGame};
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::time::Instant;
-use xiangqi::{format_move, Color, Notation, Outcome};
+use xiangqi::{format_move, Color, Notation};
 
 /// One move of the game as the page lists it.
 #[derive(Serialize)]
@@ -26,8 +27,9 @@ pub struct OutcomeView {
     result: &'static str,
     winner: Option<&'static str>,
     /// Why the game ended: the rules library's outcome code (`checkmate`, `perpetual_chase`,
-    /// `no_capture_limit`, `timeout`, …), which the page translates.
-    reason: &'static str,
+    /// `no_capture_limit`, `timeout`, …), which the page translates; `None` for a loaded
+    /// record's result that came without a reason.
+    reason: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -85,12 +87,13 @@ pub struct GameView {
     updated: u64,
 }
 
-/// The page's form of `outcome`.
-pub fn outcome_view(outcome: Outcome) -> OutcomeView {
+/// The page's form of `ending`.
+pub fn outcome_view(ending: impl Into<Ending>) -> OutcomeView {
+    let ending = ending.into();
     OutcomeView {
-        result: outcome.pgn_result(),
-        winner: outcome.winner().map(Color::name),
-        reason: outcome.code(),
+        result: ending.pgn_result(),
+        winner: ending.winner().map(Color::name),
+        reason: ending.code(),
     }
 }
 
@@ -114,7 +117,7 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
             check: pos.in_check(),
         });
     }
-    let outcome = entry.outcome();
+    let outcome = entry.ending();
     let thinking = entry.job_kind() == Some(JobKind::Computer);
     let paused = entry.clock().is_some_and(|c| c.is_paused());
     let legal =
@@ -213,7 +216,7 @@ pub struct Summary {
 /// The games list's line for a game.
 pub fn summary(entry: &WebGame) -> Summary {
     let (red, black) = record_names(entry);
-    let outcome = entry.outcome();
+    let outcome = entry.ending();
     Summary {
         id: entry.id().to_owned(),
         red,
@@ -223,7 +226,7 @@ pub fn summary(entry: &WebGame) -> Summary {
         level: entry.level(),
         plies: entry.game().len(),
         result: outcome.map(|o| o.pgn_result()),
-        reason: outcome.map(Outcome::code),
+        reason: outcome.and_then(Ending::code),
         created: entry.record().created,
         updated: entry.record().updated,
     }

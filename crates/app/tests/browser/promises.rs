@@ -3,6 +3,7 @@
 
 use super::{expect, Page};
 use anyhow::Result;
+use fantoccini::Locator;
 use serde_json::{json, Value};
 
 /// The game the page shows, as the server has it.
@@ -66,6 +67,19 @@ async fn editor_says(page: &Page, what: &str, status: &str, playable: bool) -> R
         ),
     )
     .await
+}
+
+/// Loads `text` as a file through the page's Load PGN button.
+async fn load_file(page: &Page, name: &str, text: &str) -> Result<()> {
+    let file = page.shots.join(name);
+    std::fs::write(&file, text)?;
+    let path = file.display().to_string();
+    page.client
+        .find(Locator::Css("#pgn-file"))
+        .await?
+        .send_keys(&path)
+        .await?;
+    Ok(())
 }
 
 browser_test! {
@@ -265,5 +279,25 @@ browser_test! {
         )
         .await?;
         page.debug_shot("byoyomi.png").await
+    }
+}
+
+browser_test! {
+    /// A record that states only its result shows that result, and no reason it does not give.
+    fn a_records_bare_result_is_shown_without_a_reason(page) {
+        let before = page.game_id().await?;
+        load_file(page, "result.pgn", "[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n").await?;
+        next_game(page, &before).await?;
+        page.until(
+            "the record's result",
+            "/^Red wins — the result as the record gives it/.test(document.querySelector('#status').textContent)",
+        )
+        .await?;
+        page.click("#games-btn").await?;
+        page.until(
+            "the games list",
+            "[...document.querySelectorAll('#games-list li')].some((li) => /1-0 the result as the record gives it/.test(li.textContent))",
+        )
+        .await
     }
 }

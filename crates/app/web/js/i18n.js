@@ -29,6 +29,7 @@ const TEXT = {
       timeout: '超时判负', timeout_against_bare_material: '超时，但对方无子可胜，和棋',
       illegal_move: '违例',
     },
+    resultOnly: '棋谱所载的结果，未注明原因',
     labTitle: '搜索实验室', labBack: '对弈', labSetup: '局面与设置', labPosition: '局面',
     labFromGame: '当前对局的局面', labFromStart: '初始局面', labFromFen: '输入 FEN', labFen: 'FEN',
     labDepth: '深度', labEvaluation: '评估', labEvalSimple: '简单评估', labEvalEngine: '引擎评估',
@@ -124,6 +125,7 @@ const TEXT = {
       timeout: 'lost on time', timeout_against_bare_material: 'time ran out, but the other side cannot mate',
       illegal_move: 'illegal move',
     },
+    resultOnly: 'the result as the record gives it, without a reason',
     labTitle: 'Search lab', labBack: 'Play', labSetup: 'Position and settings', labPosition: 'Position',
     labFromGame: "the current game's position", labFromStart: 'the start position', labFromFen: 'a FEN', labFen: 'FEN',
     labDepth: 'Depth', labEvaluation: 'Evaluation', labEvalSimple: 'simple evaluation', labEvalEngine: "engine's evaluation",
@@ -252,8 +254,9 @@ export function outcomeTitle(outcome) {
   return outcome.winner === 'red' ? t('redWins') : t('blackWins');
 }
 
-/** An end-of-game reason's text. */
+/** An end-of-game reason's text; a loaded record's result may come without one. */
 export function endReason(reason) {
+  if (!reason) return t('resultOnly');
   return TEXT[lang].reasons[reason] || reason;
 }
 

@@ -2,7 +2,7 @@
 //! item 8): positions where no game can start, clocks on games from a FEN, the first-move
 //! handicap's side, a record's bare result, the same file imported twice.
 
-use super::{assert_error, Test};
+use super::{assert_error, plies, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
@@ -20,6 +20,27 @@ async fn check_fen(t: &Test, fen: &str) -> Value {
         .await;
     assert_eq!(s, StatusCode::OK, "{b}");
     b
+}
+
+/// The game's file as the server serves it.
+async fn pgn(t: &Test, id: &str) -> String {
+    let (s, text) = t
+        .raw("GET", &format!("/api/games/{id}/pgn"), "", Vec::new())
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    String::from_utf8(text).unwrap()
+}
+
+async fn import(t: &Test, bytes: &[u8]) -> (StatusCode, Value) {
+    let (s, b) = t
+        .raw(
+            "POST",
+            "/api/games/import",
+            "application/octet-stream",
+            bytes.to_vec(),
+        )
+        .await;
+    (s, serde_json::from_slice(&b).unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -68,4 +89,54 @@ async fn a_game_from_a_fen_has_the_clock_it_asks_for() {
     assert_eq!(game["clock"]["black_control"], "300+3", "{game}");
     assert_eq!(game["clock"]["red_control"], "150+1.5", "{game}");
     assert_eq!(game["clock"]["running"], "black");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_records_bare_result_is_kept_without_an_invented_termination() {
+    let t = Test::new();
+    let (s, game) = import(&t, b"[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n").await;
+    assert_eq!(s, StatusCode::CREATED, "{game}");
+    assert_eq!(plies(&game), 3);
+    assert_eq!(game["outcome"]["result"], "1-0", "{game}");
+    assert_eq!(game["outcome"]["winner"], "red");
+    assert!(game["outcome"]["reason"].is_null(), "{game}");
+    let id = game["id"].as_str().unwrap().to_owned();
+    let text = pgn(&t, &id).await;
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(!text.contains("resignation"), "{text}");
+    // A termination the record gives, which this program has no code for, is kept as written.
+    let (_, other) = import(
+        &t,
+        b"[Result \"1/2-1/2\"]\n[Termination \"adjudication\"]\n\n1. h2e2 h9g7 1/2-1/2\n",
+    )
+    .await;
+    let other_id = other["id"].as_str().unwrap().to_owned();
+    assert_eq!(other["outcome"]["result"], "1/2-1/2");
+    assert!(other["outcome"]["reason"].is_null(), "{other}");
+    let text = pgn(&t, &other_id).await;
+    assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
+    assert!(!text.contains("agreement"), "{text}");
+    // Both stay so after a restart, and the list shows the result without a reason.
+    let t = t.restart();
+    let (_, back) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(back["outcome"]["result"], "1-0", "{back}");
+    assert!(back["outcome"]["reason"].is_null(), "{back}");
+    assert!(!pgn(&t, &id).await.contains("resignation"));
+    assert!(pgn(&t, &other_id)
+        .await
+        .contains("[Termination \"adjudication\"]"));
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    for line in list.as_array().unwrap() {
+        assert!(
+            line["result"].is_string() && line["reason"].is_null(),
+            "{line}"
+        );
+    }
+    // A stated resignation is still one.
+    let (_, resigned) = import(
+        &t,
+        b"[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. h2e2 0-1\n",
+    )
+    .await;
+    assert_eq!(resigned["outcome"]["reason"], "resignation", "{resigned}");
 }
