@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `GET /api/games` | the saved games, newest first |
 //! | `POST /api/games` | a new game: `{human, level, fen?, pgn?, clock?}` |
-//! | `POST /api/games/import?human=&level=` | a new game from a PGN file's bytes (UTF-8 or GBK) |
+//! | `POST /api/games/import?human=&level=` | a new game from a PGN (UTF-8 or GBK) or XQF file's bytes; the same file again opens its game |
 //! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
 //! | `POST /api/games/{id}/retry` | after the computer's move could not be saved: try again |
@@ -426,6 +426,17 @@ struct ImportQuery {
     level: Option<u8>,
 }
 
+/// A loaded file's game, and whether it was loaded before.
+#[derive(Serialize)]
+struct ImportView {
+    #[serde(flatten)]
+    game: GameView,
+    /// The same file made this game before: it is that game, not a new one.
+    already_imported: bool,
+}
+
+/// A game from a file's bytes; the same file loaded again opens the game it made (200), as long
+/// as that game is kept, instead of listing a copy.
 async fn import_game(
     State(state): Shared,
     query: Result<Query<ImportQuery>, axum::extract::rejection::QueryRejection>,
@@ -436,8 +447,28 @@ async fn import_game(
     if query.level.is_some() {
         check_level(query.level)?;
     }
-    let entry = entry_from_pgn(&body, query.human, query.level)?;
-    created(state, entry).await
+    let mut entry = entry_from_pgn(&body, query.human, query.level)?;
+    entry.set_tag(game_file::IMPORT_HASH_TAG, &game_file::fingerprint(&body));
+    let (status, view) = blocking(move || {
+        let (shared, new) = state.games.insert_import(entry)?;
+        let mut entry = lock(&shared);
+        search::schedule(&state, &shared, &mut entry);
+        let status = if new {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
+        let game = view(&entry, Instant::now());
+        Ok((
+            status,
+            ImportView {
+                game,
+                already_imported: !new,
+            },
+        ))
+    })
+    .await?;
+    Ok((status, Json(view)))
 }
 
 async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {

@@ -7,7 +7,8 @@
 //! form `300+3`, `1200b30`: seconds, increment, byo-yomi), a `{[%clk 0:09:57]}` comment after
 //! each move with the mover's time left, as other PGN tools write it, and `ClockLeft` (both
 //! sides' game time left when saved and the part of the period the side to move had used, in
-//! milliseconds) with `ClockPaused`.
+//! milliseconds) with `ClockPaused`. A game loaded from a file has `ImportHash`, the file's
+//! [`fingerprint`], by which the same file loaded again finds it.
 
 use super::clock::{clk, parse_clk, Clock, TimeControl};
 use super::ending::Ending;
@@ -53,6 +54,18 @@ fn recorded_ending(record: &GameRecord) -> Option<Ending> {
         )
     });
     Some(stated.map_or(Ending::Result(winner), Ending::Outcome))
+}
+
+/// The tag with the fingerprint of the file a game was loaded from.
+pub const IMPORT_HASH_TAG: &str = "ImportHash";
+
+/// A file's fingerprint: its 64-bit FNV-1a hash in hex. The same bytes give the same
+/// fingerprint in every version of the program (it is saved in the games' files).
+pub fn fingerprint(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
 }
 
 /// A move written `h2e2`, legal or not.
@@ -310,4 +323,17 @@ pub fn pgn(game: &WebGame, notation: Notation, now: Instant) -> String {
         other => other,
     };
     write_pgn(&to_record(game, now), &NotationCodec(notation), format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fingerprint;
+
+    #[test]
+    fn fingerprints_are_fnv1a() {
+        // The published test vectors of 64-bit FNV-1a.
+        assert_eq!(fingerprint(b""), "cbf29ce484222325");
+        assert_eq!(fingerprint(b"a"), "af63dc4c8601ec8c");
+        assert_eq!(fingerprint(b"foobar"), "85944171f73967e8");
+    }
 }

@@ -3,6 +3,7 @@
 use super::clock::TimeLeft;
 use super::ending::Ending;
 use super::game::{Human, Notice, SaveFailure, WebGame};
+use super::game_file::IMPORT_HASH_TAG;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::time::Instant;
@@ -211,6 +212,20 @@ pub struct Summary {
     reason: Option<&'static str>,
     created: u64,
     pub updated: u64,
+    /// The fingerprint of the file the game was loaded from (not sent: it finds the game when
+    /// the same file is loaded again).
+    #[serde(skip)]
+    pub import_hash: Option<String>,
+}
+
+/// The fingerprint of the file `entry` was loaded from, if it was (its `ImportHash` tag).
+pub fn import_hash(entry: &WebGame) -> Option<String> {
+    entry
+        .record()
+        .tags
+        .iter()
+        .find(|(name, _)| name == IMPORT_HASH_TAG)
+        .map(|(_, value)| value.clone())
 }
 
 /// The games list's line for a game.
@@ -229,5 +244,6 @@ pub fn summary(entry: &WebGame) -> Summary {
         reason: outcome.and_then(Ending::code),
         created: entry.record().created,
         updated: entry.record().updated,
+        import_hash: import_hash(entry),
     }
 }

@@ -301,3 +301,29 @@ browser_test! {
         .await
     }
 }
+
+browser_test! {
+    /// A file loaded a second time opens the game it made the first time, and says so.
+    fn a_file_loaded_twice_opens_its_first_game(page) {
+        let text = "[Event \"Twice\"]\n\n1. h2e2 h9g7 2. h0g2 *\n";
+        let before = page.game_id().await?;
+        load_file(page, "twice.pgn", text).await?;
+        let first = next_game(page, &before).await?;
+        let id = first["id"].as_str().unwrap_or("").to_owned();
+        page.until("the notice to go", "document.querySelector('#notice').hidden").await?;
+        load_file(page, "twice.pgn", text).await?;
+        page.until(
+            "the notice that it was loaded before",
+            "!document.querySelector('#notice').hidden && /already/.test(document.querySelector('#notice').textContent)",
+        )
+        .await?;
+        expect("the game shown", page.game_id().await?, id)?;
+        page.click("#games-btn").await?;
+        page.until("the games list", "document.querySelectorAll('#games-list li').length >= 2").await?;
+        expect(
+            "the games list",
+            page.js("return [...document.querySelectorAll('#games-list li')].filter((li) => /Twice/.test(li.textContent)).length;").await?,
+            json!(1),
+        )
+    }
+}

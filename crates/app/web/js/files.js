@@ -70,8 +70,10 @@ export function setupFiles(ctx) {
     const level = ctx.level();
     const send = async () => {
       const bytes = await file.arrayBuffer();
-      ctx.setGame(await api.importPgn(bytes, level), true);
-      notice(t('loaded'));
+      const game = await api.importPgn(bytes, level);
+      ctx.setGame(game, true);
+      // The same file again is the game it made before, not a copy.
+      notice(t(game.already_imported ? 'alreadyLoaded' : 'loaded'));
     };
     try {
       await send();

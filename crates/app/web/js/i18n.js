@@ -97,6 +97,7 @@ const TEXT = {
     better: (m) => `更好：${m}`, summaryFor: (side) => `${side}：`,
     legalPosition: (n) => `✓ 合法局面（${n} 种走法）`,
     noGameHere: (title, reason) => `不能从这个局面开局，棋局已经结束：${title}（${reason}）`, copied: '已复制', loaded: '已载入棋局',
+    alreadyLoaded: '这个文件已经载入过，打开的是当时的那盘棋',
     pgnError: '无法读取该 PGN', fenError: '局面无效',
   },
   en: {
@@ -204,6 +205,7 @@ const TEXT = {
     better: (m) => `better: ${m}`, summaryFor: (side) => `${side}: `,
     legalPosition: (n) => `✓ legal position (${n} legal moves)`,
     noGameHere: (title, reason) => `No game can start here, it is over: ${title} — ${reason}`, copied: 'Copied', loaded: 'Game loaded',
+    alreadyLoaded: 'This file is already among your games: its game is opened, not a copy',
     pgnError: 'This PGN cannot be read', fenError: 'Invalid position',
   },
 };

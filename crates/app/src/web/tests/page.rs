@@ -140,3 +140,42 @@ async fn a_records_bare_result_is_kept_without_an_invented_termination() {
     .await;
     assert_eq!(resigned["outcome"]["reason"], "resignation", "{resigned}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_file_imported_twice_opens_the_first_game() {
+    let t = Test::new();
+    let file = "[Event \"Twice\"]\n[Red \"A\"]\n[Black \"B\"]\n\n1. 炮二平五 马８进７ *\n";
+    let (gbk, _, _) = encoding_rs::GBK.encode(file);
+    let (s, first) = import(&t, &gbk).await;
+    assert_eq!(s, StatusCode::CREATED, "{first}");
+    assert_eq!(first["already_imported"], false, "{first}");
+    let id = first["id"].as_str().unwrap().to_owned();
+    // The person plays on in it; the same file again is still that game.
+    let (s, _) = t.play(&id, "h0g2").await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, again) = import(&t, &gbk).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["id"], id.as_str());
+    assert_eq!(again["already_imported"], true);
+    assert_eq!(plies(&again), 3);
+    let count = |list: &Value| list.as_array().unwrap().len();
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    assert_eq!(count(&list), 1, "{list}");
+    // Known after a restart as well, when the game is read back from its file.
+    let t = t.restart();
+    let (s, again) = import(&t, &gbk).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["id"], id.as_str());
+    // Another file, even with the same moves, is another game.
+    let (s, other) = import(&t, b"[Event \"Twice\"]\n\n1. h2e2 h9g7 *\n").await;
+    assert_eq!(s, StatusCode::CREATED, "{other}");
+    assert_ne!(other["id"], id.as_str());
+    // Once the game is deleted, the file makes a new one.
+    let (s, _) = t.call("DELETE", &format!("/api/games/{id}"), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, fresh) = import(&t, &gbk).await;
+    assert_eq!(s, StatusCode::CREATED, "{fresh}");
+    assert_ne!(fresh["id"], id.as_str());
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    assert_eq!(count(&list), 2, "{list}");
+}
