@@ -283,6 +283,40 @@ browser_test! {
 }
 
 browser_test! {
+    /// Once the computer's draw offer is accepted, the end dialog stands alone.
+    fn an_accepted_draw_offer_leaves_the_end_dialog_alone(page) {
+        page.select("#level", "1").await?;
+        let before = page.game_id().await?;
+        page.click("#fen-pgn").await?;
+        // A general and a soldier on the last rank each: neither can win, and the computer
+        // offers a draw after its third move.
+        page.type_into("#paste-in", "5k2P/9/9/9/9/9/9/9/9/p2K5 w - - 0 1").await?;
+        page.click("#paste-go").await?;
+        next_game(page, &before).await?;
+        let offered = "document.querySelector('#draw').textContent === 'Accept draw'";
+        for plies in (2..=12).step_by(2) {
+            if page.js(&format!("return {offered};")).await? == json!(true) {
+                break;
+            }
+            page.play_any(&["d0d1", "d1d0"]).await?;
+            page.wait_plies(plies).await?;
+        }
+        page.until(
+            "the computer's offer",
+            &format!("{offered} && !document.querySelector('#notice').hidden"),
+        )
+        .await?;
+        page.click("#draw").await?;
+        page.until("the end dialog", "document.querySelector('#end-dialog').open").await?;
+        expect(
+            "the offer's notice over the end dialog",
+            page.js("return document.querySelector('#notice').hidden;").await?,
+            json!(true),
+        )
+    }
+}
+
+browser_test! {
     /// A record that states only its result shows that result, and no reason it does not give.
     fn a_records_bare_result_is_shown_without_a_reason(page) {
         let before = page.game_id().await?;

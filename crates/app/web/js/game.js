@@ -6,7 +6,7 @@ import { parseFen } from './fen.js';
 import { api } from './api.js';
 import { t, reasonText } from './i18n.js';
 import * as sound from './sound.js';
-import { notice } from './dialogs.js';
+import { notice, clearNotice } from './dialogs.js';
 import { isUnsaved, showUnsaved, hideUnsaved, unsavedSource } from './unsaved.js';
 import { render, showCheck, showEnd } from './render.js';
 import { setClock } from './clock.js';
@@ -105,6 +105,10 @@ export function setGame(state, fresh = false) {
   if (state.outcome && app.endShown !== state.id) {
     app.endShown = state.id;
     if (!same || !prev.outcome) sound.play('end');
+    // The end dialog stands alone: a notice from before (the computer's draw offer) goes, and
+    // the end's own (draw accepted, the computer resigns) is what the dialog says.
+    clearNotice();
+    if (state.notice) app.noticeShown = state.notice + state.version;
     showEnd(state);
   }
   if (!state.outcome) app.endShown = null;
