@@ -359,7 +359,12 @@ async fn new_game(
             ));
         }
     }
-    let human = handicap.human(body.human.unwrap_or(Human::Red), giver);
+    let human = handicap
+        .human(body.human, giver)
+        .map_err(|message| ApiError::Invalid {
+            code: "handicap_side",
+            message,
+        })?;
     let clock = match &body.clock {
         Some(clock) => Some([clock.red.control()?, clock.black.control()?]),
         None => None,

@@ -123,7 +123,7 @@ async fn asset(Path(path): Path<String>) -> Response {
 #[cfg(test)]
 mod tests {
     /// The codes the server sends that are its own (the rules library's come from it).
-    const WEB_CODES: [&str; 26] = [
+    const WEB_CODES: [&str; 27] = [
         "lab_depth",
         "cancelled",
         "not_your_turn",
@@ -150,6 +150,7 @@ mod tests {
         "fen_unreachable",
         "fen_generals_facing",
         "fen_game_over",
+        "handicap_side",
     ];
 
     /// The part of i18n.js with one language's texts.

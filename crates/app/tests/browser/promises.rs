@@ -317,6 +317,31 @@ browser_test! {
 }
 
 browser_test! {
+    /// Giving the first move while asking to play Black is refused in the dialog, never
+    /// turned into a game as Red.
+    fn the_first_move_handicap_never_changes_the_chosen_side(page) {
+        let before = page.game_id().await?;
+        page.click("#new-game").await?;
+        page.click("input[name=side][value=black]").await?;
+        page.select("#handicap", "first-move").await?;
+        page.select("#handicap-giver", "computer").await?;
+        page.click("#start-game").await?;
+        page.until(
+            "the reason in the dialog",
+            "document.querySelector('#new-game-dialog').open \
+             && !document.querySelector('#new-game-error').hidden \
+             && /Red/.test(document.querySelector('#new-game-error').textContent)",
+        )
+        .await?;
+        expect("the game shown", page.game_id().await?, before.clone())?;
+        page.click("input[name=side][value=red]").await?;
+        page.click("#start-game").await?;
+        let game = next_game(page, &before).await?;
+        expect("the side", game["human"].as_str(), Some("red"))
+    }
+}
+
+browser_test! {
     /// A record that states only its result shows that result, and no reason it does not give.
     fn a_records_bare_result_is_shown_without_a_reason(page) {
         let before = page.game_id().await?;

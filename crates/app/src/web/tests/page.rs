@@ -92,6 +92,32 @@ async fn a_game_from_a_fen_has_the_clock_it_asks_for() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_move_handicap_never_changes_the_chosen_side() {
+    let t = Test::new();
+    for (human, giver) in [("black", "computer"), ("red", "you")] {
+        let body = json!({"human": human, "handicap": "first-move", "handicap_giver": giver});
+        let (s, b) = t.call("POST", "/api/games", Some(body)).await;
+        assert_error(s, &b, StatusCode::BAD_REQUEST);
+        assert_eq!(b["code"], "handicap_side", "{b}");
+        assert!(b["message"].as_str().unwrap().contains("Red"), "{b}");
+    }
+    // The side the handicap gives, chosen or left to it.
+    for (human, giver, plays) in [
+        (Some("red"), "computer", "red"),
+        (None, "computer", "red"),
+        (Some("black"), "you", "black"),
+        (None, "you", "black"),
+    ] {
+        let mut body = json!({"handicap": "first-move", "handicap_giver": giver, "level": 1});
+        if let Some(human) = human {
+            body["human"] = json!(human);
+        }
+        let game = t.new_game(body).await;
+        assert_eq!(game["human"], plays, "{human:?} {giver}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_records_bare_result_is_kept_without_an_invented_termination() {
     let t = Test::new();
     let (s, game) = import(&t, b"[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n").await;
