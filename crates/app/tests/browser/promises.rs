@@ -3,6 +3,7 @@
 
 use super::{expect, Page};
 use anyhow::Result;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::Locator;
 use serde_json::{json, Value};
 
@@ -64,6 +65,50 @@ async fn editor_says(page: &Page, what: &str, status: &str, playable: bool) -> R
         &format!(
             "{status}.test(document.querySelector('#editor-status').textContent) \
              && ['editor-red', 'editor-black', 'editor-analyse'].every((id) => document.getElementById(id).disabled === {disabled})"
+        ),
+    )
+    .await
+}
+
+/// The contrast of the element's text on its background (WCAG's ratio).
+const CONTRAST: &str = "
+    const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const contrast = (el) => {
+      const style = getComputedStyle(el);
+      const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    };";
+
+/// The page's hover styles that apply on a touch screen too (outside `@media (hover: hover)`).
+const HOVER_OUTSIDE_MEDIA: &str = "
+    const outside = (rules) => [...rules].flatMap((rule) => {
+      if (rule.media) return rule.conditionText.includes('hover: hover') ? [] : outside(rule.cssRules);
+      return rule.selectorText && rule.selectorText.includes(':hover') ? [rule.selectorText] : [];
+    });
+    return [...document.styleSheets].flatMap((sheet) => outside(sheet.cssRules));";
+
+/// Moves the mouse over the element and waits until its text reads well on its background.
+async fn hover_reads_well(page: &Page, css: &str) -> Result<()> {
+    let element = page.client.find(Locator::Css(css)).await?;
+    let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    page.client.perform_actions(mouse).await?;
+    page.until(
+        &format!("{css} hovered, its text readable"),
+        &format!(
+            "(() => {{ {CONTRAST} const el = document.querySelector(\"{css}\"); \
+             return el.matches(':hover') && contrast(el) >= 4.5; }})()"
         ),
     )
     .await
@@ -338,6 +383,26 @@ browser_test! {
         page.click("#start-game").await?;
         let game = next_game(page, &before).await?;
         expect("the side", game["human"].as_str(), Some("red"))
+    }
+}
+
+browser_test! {
+    /// The primary buttons stay readable under the mouse, in both themes, and no hover style
+    /// sticks on a touch screen; the laboratory's too.
+    fn primary_buttons_stay_readable_under_the_mouse_and_on_touch(page, url) {
+        expect("hover styles for touch screens", page.js(HOVER_OUTSIDE_MEDIA).await?, json!([]))?;
+        page.click("#new-game").await?;
+        hover_reads_well(page, "#start-game").await?;
+        page.click("#new-game-dialog button[value=cancel]").await?;
+        page.click("#theme").await?;
+        page.click("#new-game").await?;
+        hover_reads_well(page, "#start-game").await?;
+        page.click("#new-game-dialog button[value=cancel]").await?;
+        page.client.goto(&format!("{}/lab?lang=en", url.trim_end_matches('/'))).await?;
+        page.until("the lab page", "document.body.dataset.ready === '1'").await?;
+        expect("the lab's hover styles for touch screens", page.js(HOVER_OUTSIDE_MEDIA).await?, json!([]))?;
+        hover_reads_well(page, "#lab-run").await?;
+        hover_reads_well(page, "#lab-tree-run").await
     }
 }
 
