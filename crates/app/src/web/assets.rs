@@ -225,6 +225,42 @@ mod tests {
         }
     }
 
+    /// Every key the game's page names: `data-i18n…="key"` in index.html and in the scripts'
+    /// templates, `t('key'` in its scripts (keys chosen by an expression are not found).
+    fn page_keys() -> Vec<String> {
+        let scripts = super::FILES
+            .iter()
+            .filter(|f| f.0.ends_with(".js") && !f.0.starts_with("js/lab"));
+        let mut keys = Vec::new();
+        for body in std::iter::once(super::INDEX).chain(scripts.map(|f| f.2)) {
+            for marker in ["data-i18n=\"", "data-i18n-aria=\"", "data-i18n-title=\""] {
+                for part in body.split(marker).skip(1) {
+                    keys.push(part.split('"').next().unwrap_or("").to_owned());
+                }
+            }
+            for (at, _) in body.match_indices("t('") {
+                // Calls of `t` itself, not of `select('…` or `createElement('…`.
+                if !body[..at].ends_with(|c: char| c.is_alphanumeric() || c == '.') {
+                    keys.push(body[at + 3..].split('\'').next().unwrap_or("").to_owned());
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    #[test]
+    fn every_text_of_the_game_page_is_in_both_languages() {
+        let keys = page_keys();
+        assert!(keys.len() > 80, "{keys:?}");
+        for key in keys {
+            for name in ["zh", "en"] {
+                assert!(has_key(language(name), &key), "no {name} text for {key}");
+            }
+        }
+    }
+
     #[test]
     fn every_script_in_the_folder_is_embedded() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/js");
