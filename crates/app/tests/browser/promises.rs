@@ -220,6 +220,7 @@ browser_test! {
         editor_says(page, "the start position", "/legal position/", true).await?;
         page.select("#editor-tc-preset", "10+5").await?;
         page.select("#editor-tc-computer", "0.5").await?;
+        page.debug_shot("editor-clock.png").await?;
         page.click("#editor-black").await?;
         let game = next_game(page, &before).await?;
         expect("the edited game's side", game["human"].as_str(), Some("black"))?;
@@ -254,6 +255,7 @@ browser_test! {
         page.type_into("#tc-increment", "2").await?;
         page.type_into("#tc-byoyomi", "0").await?;
         page.select("#tc-computer", "2").await?;
+        page.debug_shot("continue.png").await?;
         page.click("#start-game").await?;
         let game = next_game(page, &before).await?;
         expect(
