@@ -201,7 +201,11 @@ browser_test! {
         // A pasted FEN, played as Red (the side of the game shown).
         let before = page.game_id().await?;
         page.click("#fen-pgn").await?;
+        // A PGN is played on without a clock: the choice shows for a FEN only.
+        page.type_into("#paste-in", "1. h2e2 h9g7 *").await?;
+        page.until("no clock for a PGN", "document.querySelector('#paste-clock').hidden").await?;
         page.type_into("#paste-in", "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1").await?;
+        page.until("the clock for a FEN", "!document.querySelector('#paste-clock').hidden").await?;
         page.select("#paste-tc-preset", "5+3").await?;
         page.click("#paste-go").await?;
         let game = next_game(page, &before).await?;
