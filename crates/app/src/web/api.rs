@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `GET /api/games` | the saved games, newest first |
 //! | `POST /api/games` | a new game: `{human, level, fen?, pgn?, clock?}` |
-//! | `POST /api/games/import?human=&level=` | a new game from a PGN (UTF-8 or GBK) or XQF file's bytes; the same file again opens its game |
+//! | `POST /api/games/import?human=&level=` | a game from a PGN or XQF file (the same file: its game) |
 //! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
 //! | `POST /api/games/{id}/retry` | after the computer's move could not be saved: try again |
@@ -17,7 +17,7 @@
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
-//! | `POST /api/fen` | `{fen}`: checks a position for the editor (and says if a game from it is over at once) |
+//! | `POST /api/fen` | `{fen}`: checks a position for the editor, and how a game from it ends |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 //! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!

@@ -288,7 +288,7 @@ pub fn from_record(
         .tags
         .iter()
         .filter(|(k, v)| {
-            (!OWN.contains(&k.as_str()) || own_termination(k) && !v.is_empty()) && k != "Game"
+            (!OWN.contains(&k.as_str()) || (own_termination(k) && !v.is_empty())) && k != "Game"
         })
         .cloned()
         .collect();
