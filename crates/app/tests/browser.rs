@@ -1,5 +1,6 @@
 //! The web GUI in a real Chromium, driven through chromedriver: a person's games from start to
-//! end, as they click. Needs `chromium` and `chromedriver` (Debian: `chromium`,
+//! end, as they click, and (in `browser/promises.rs`) one promise of the page per test, each in
+//! a browser and on a server of its own. Needs `chromium` and `chromedriver` (Debian: `chromium`,
 //! `chromium-driver`, and `fonts-wqy-microhei` for the Chinese glyphs). Without them the test
 //! is reported as ignored, with the reason (`build.rs` looks for them), except under CI (env
 //! `CI` set), where it fails.

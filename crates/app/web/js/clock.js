@@ -15,7 +15,9 @@ function parts(box) {
   const time = document.createElement('span');
   time.className = 'clock-time';
   const mark = svg('svg', { class: 'byoyomi-mark', viewBox: '0 0 12 16', 'aria-hidden': 'true' });
-  svg('path', { d: 'M1 1h10M1 15h10M2.5 1.5h7L6 8zM6 8l3.5 6.5h-7z', fill: 'currentColor', stroke: 'currentColor', 'stroke-width': '1.2' }, mark);
+  // An hourglass: two bars and the two glasses meeting in the middle.
+  const hourglass = 'M1 1h10M1 15h10M2.5 1.5h7L6 8zM6 8l3.5 6.5h-7z';
+  svg('path', { d: hourglass, fill: 'currentColor', stroke: 'currentColor', 'stroke-width': '1.2' }, mark);
   const digits = document.createElement('span');
   time.append(mark, digits);
   const note = document.createElement('small');
