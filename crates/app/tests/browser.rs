@@ -1,5 +1,6 @@
 //! The web GUI in a real Chromium, driven through chromedriver: a person's games from start to
-//! end, as they click. Needs `chromium` and `chromedriver` (Debian: `chromium`,
+//! end, as they click, and (in `browser/promises.rs`) one promise of the page per test, each in
+//! a browser and on a server of its own. Needs `chromium` and `chromedriver` (Debian: `chromium`,
 //! `chromium-driver`, and `fonts-wqy-microhei` for the Chinese glyphs). Without them the test
 //! is reported as ignored, with the reason (`build.rs` looks for them), except under CI (env
 //! `CI` set), where it fails.
@@ -16,6 +17,31 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// A browser test of its own: `fn name(page) { … }` or `fn name(page, url) { … }`, run by
+/// [`in_browser`] with `page: &Page` and the server's address `url: &String`.
+macro_rules! browser_test {
+    ($(#[$attr:meta])* fn $name:ident($page:ident $(, $url:ident)?) $body:block) => {
+        $(#[$attr])*
+        #[test]
+        #[cfg_attr(
+            browser_missing,
+            ignore = "Chromium or chromedriver not found (apt-get install chromium \
+                      chromium-driver fonts-wqy-microhei)"
+        )]
+        fn $name() {
+            $crate::in_browser(stringify!($name), |page: $crate::Page, url: String| async move {
+                let $page = &page;
+                $(let $url = &url;)?
+                let _ = &url;
+                $body
+            });
+        }
+    };
+}
+
+#[path = "browser/promises.rs"]
+mod promises;
 
 /// Fails the scenario (closing the browser properly) unless `got == want`.
 fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
@@ -136,6 +162,7 @@ async fn connect(port: u16, chrome: &Path, profile: &Path) -> Result<Client> {
         .await?)
 }
 
+#[derive(Clone)]
 struct Page {
     client: Client,
     shots: PathBuf,
@@ -242,6 +269,24 @@ impl Page {
         Ok(())
     }
 
+    /// Chooses `value` in the `<select>` at `css`.
+    async fn select(&self, css: &str, value: &str) -> Result<()> {
+        self.client
+            .find(Locator::Css(css))
+            .await?
+            .select_by_value(value)
+            .await
+            .with_context(|| format!("choosing {value} in {css}"))
+    }
+
+    /// Replaces the text of the field at `css` with `text`.
+    async fn type_into(&self, css: &str, text: &str) -> Result<()> {
+        let field = self.client.find(Locator::Css(css)).await?;
+        field.clear().await?;
+        field.send_keys(text).await?;
+        Ok(())
+    }
+
     async fn text(&self, css: &str) -> Result<String> {
         Ok(self.client.find(Locator::Css(css)).await?.text().await?)
     }
@@ -318,23 +363,13 @@ impl Page {
         let before = self.game_id().await?;
         self.click("#new-game").await?;
         let preset = if minutes.is_some() { "custom" } else { "none" };
-        self.client
-            .find(Locator::Css("#tc-preset"))
-            .await?
-            .select_by_value(preset)
-            .await?;
+        self.select("#tc-preset", preset).await?;
         if let Some(minutes) = minutes {
-            let field = self.client.find(Locator::Css("#tc-minutes")).await?;
-            field.clear().await?;
-            field.send_keys(minutes).await?;
+            self.type_into("#tc-minutes", minutes).await?;
         }
         self.click(&format!("input[name=side][value={side}]"))
             .await?;
-        self.client
-            .find(Locator::Css("#new-level"))
-            .await?
-            .select_by_value(&level.to_string())
-            .await?;
+        self.select("#new-level", &level.to_string()).await?;
         self.click("#start-game").await?;
         self.until(
             "a new game",
@@ -362,6 +397,30 @@ impl Drop for TempDir {
     }
 }
 
+/// chromedriver and the browser; `None` (with a note) when they are missing, a failure under CI.
+fn browser_or_skip() -> Option<(PathBuf, PathBuf)> {
+    let found = find_browser();
+    if found.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI is set but chromium/chromedriver were not found: install chromium and chromium-driver");
+        }
+        eprintln!("note: skipping the browser test: chromium or chromedriver not found");
+    }
+    found
+}
+
+/// Browser tests run one at a time: each drives its own Chromium and server, and the engine
+/// shares the same cores.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 #[test]
 #[cfg_attr(
     browser_missing,
@@ -369,23 +428,58 @@ impl Drop for TempDir {
               fonts-wqy-microhei)"
 )]
 fn a_person_plays_in_the_browser() {
-    let Some((driver, chrome)) = find_browser() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("CI is set but chromium/chromedriver were not found: install chromium and chromium-driver");
-        }
-        eprintln!("note: skipping the browser test: chromium or chromedriver not found");
+    let Some((driver, chrome)) = browser_or_skip() else {
         return;
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let started = Instant::now();
-    runtime
+    runtime()
         .block_on(session(&driver, &chrome))
         .unwrap_or_else(|e| panic!("{e:#}"));
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Runs `scenario` with the page open in English on a server of its own (a fresh data folder),
+/// its first game shown. The scenario gets the page and the server's address.
+fn in_browser<F, Fut>(name: &str, scenario: F)
+where
+    F: FnOnce(Page, String) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
+    let Some((driver, chrome)) = browser_or_skip() else {
+        return;
+    };
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let run = async {
+        let data = TempDir::new(&format!("{name}-data"));
+        let profile = TempDir::new(&format!("{name}-profile"));
+        let files = TempDir::new(&format!("{name}-files"));
+        let (_server, url) = start_server(&data.0, None)?;
+        let (_driver, port) = start_driver(&driver)?;
+        let client = connect(port, &chrome, &profile.0).await?;
+        let page = Page {
+            client: client.clone(),
+            shots: files.0.clone(),
+        };
+        let result = async {
+            page.client.set_window_size(1280, 900).await?;
+            page.client.goto(&format!("{url}?lang=en")).await?;
+            page.until(
+                "the first game",
+                "document.body.dataset.gameId && document.querySelectorAll('#board [data-piece]').length === 32",
+            )
+            .await?;
+            scenario(page.clone(), url).await?;
+            let errors = page.js("return window.xiangqiErrors || [];").await?;
+            expect("script errors on the page", errors, json!([]))
+        }
+        .await;
+        let _ = client.close().await;
+        result
+    };
+    runtime()
+        .block_on(run)
+        .unwrap_or_else(|e| panic!("{name}: {e:#}"));
 }
 
 async fn session(driver: &Path, chrome: &Path) -> Result<()> {
@@ -572,10 +666,11 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     // is analysed with both sides moved by hand: a check, then mate.
     page.click("#editor-btn").await?;
     page.click("#editor-clear").await?;
-    // Clear leaves the two generals, not facing each other: a legal position.
+    // Clear leaves the two generals, not facing each other: a legal position, but a game
+    // from it would be drawn at once.
     page.until(
-        "a legal position after Clear",
-        "document.querySelector('#editor-status').classList.contains('ok')",
+        "the bare generals after Clear",
+        "/no attacking pieces/.test(document.querySelector('#editor-status').textContent)",
     )
     .await?;
     page.click("#palette [data-tool='']").await?;

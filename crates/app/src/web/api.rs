@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `GET /api/games` | the saved games, newest first |
 //! | `POST /api/games` | a new game: `{human, level, fen?, pgn?, clock?}` |
-//! | `POST /api/games/import?human=&level=` | a new game from a PGN file's bytes (UTF-8 or GBK) |
+//! | `POST /api/games/import?human=&level=` | a game from a PGN or XQF file (the same file: its game) |
 //! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
 //! | `POST /api/games/{id}/retry` | after the computer's move could not be saved: try again |
@@ -17,7 +17,7 @@
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
-//! | `POST /api/fen` | `{fen}`: checks a position for the editor |
+//! | `POST /api/fen` | `{fen}`: checks a position for the editor, and how a game from it ends |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 //! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!
@@ -31,7 +31,7 @@ use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::search::{self, JobKind};
 use super::store::{is_valid_id, new_id};
-use super::view::{view, GameView, Summary};
+use super::view::{outcome_view, view, GameView, OutcomeView, Summary};
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
@@ -46,7 +46,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::GameRecord;
-use xiangqi::{FenError, Notation, Position};
+use xiangqi::{FenError, Game, Notation, Position};
 
 type Shared = State<Arc<AppState>>;
 
@@ -293,6 +293,19 @@ pub(super) fn parse_fen(fen: &str) -> Result<Position, ApiError> {
     })
 }
 
+/// `pos` as the start of a new game: refused when the rules end the game there at once (the
+/// side to move is checkmated or stalemated, no attacking piece is left, the no-capture count
+/// has run out), since no move could be played.
+fn playable_start(pos: Position) -> Result<Position, ApiError> {
+    match Game::new(pos.clone()).outcome() {
+        None => Ok(pos),
+        Some(outcome) => Err(ApiError::Invalid {
+            code: "fen_game_over",
+            message: format!("no game can start from this position: it is over ({outcome})"),
+        }),
+    }
+}
+
 /// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8 or GBK).
 fn first_game(bytes: &[u8]) -> Result<GameRecord, ApiError> {
     if bytes.starts_with(b"XQ") {
@@ -349,7 +362,12 @@ async fn new_game(
             ));
         }
     }
-    let human = handicap.human(body.human.unwrap_or(Human::Red), giver);
+    let human = handicap
+        .human(body.human, giver)
+        .map_err(|message| ApiError::Invalid {
+            code: "handicap_side",
+            message,
+        })?;
     let clock = match &body.clock {
         Some(clock) => Some([clock.red.control()?, clock.black.control()?]),
         None => None,
@@ -383,7 +401,7 @@ async fn new_game(
                 Giver::You => person,
             };
             let start = match fen {
-                Some(fen) => parse_fen(fen)?,
+                Some(fen) => playable_start(parse_fen(fen)?)?,
                 None => handicap.start(giver_side),
             };
             let mut game = WebGame::new(new_id(), start, human, level, clock, Instant::now());
@@ -416,6 +434,17 @@ struct ImportQuery {
     level: Option<u8>,
 }
 
+/// A loaded file's game, and whether it was loaded before.
+#[derive(Serialize)]
+struct ImportView {
+    #[serde(flatten)]
+    game: GameView,
+    /// The same file made this game before: it is that game, not a new one.
+    already_imported: bool,
+}
+
+/// A game from a file's bytes; the same file loaded again opens the game it made (200), as long
+/// as that game is kept, instead of listing a copy.
 async fn import_game(
     State(state): Shared,
     query: Result<Query<ImportQuery>, axum::extract::rejection::QueryRejection>,
@@ -426,8 +455,28 @@ async fn import_game(
     if query.level.is_some() {
         check_level(query.level)?;
     }
-    let entry = entry_from_pgn(&body, query.human, query.level)?;
-    created(state, entry).await
+    let mut entry = entry_from_pgn(&body, query.human, query.level)?;
+    entry.set_tag(game_file::IMPORT_HASH_TAG, &game_file::fingerprint(&body));
+    let (status, view) = blocking(move || {
+        let (shared, new) = state.games.insert_import(entry)?;
+        let mut entry = lock(&shared);
+        search::schedule(&state, &shared, &mut entry);
+        let status = if new {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
+        let game = view(&entry, Instant::now());
+        Ok((
+            status,
+            ImportView {
+                game,
+                already_imported: !new,
+            },
+        ))
+    })
+    .await?;
+    Ok((status, Json(view)))
 }
 
 async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
@@ -523,10 +572,10 @@ fn ask(
 }
 
 fn refuse_if_over(entry: &WebGame) -> Result<(), ApiError> {
-    match entry.outcome() {
-        Some(outcome) => Err(ApiError::rejected(
+    match entry.ending() {
+        Some(ending) => Err(ApiError::rejected(
             "game_over",
-            format!("the game is over ({outcome})"),
+            format!("the game is over ({ending})"),
         )),
         None => Ok(()),
     }
@@ -564,7 +613,7 @@ async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameVie
         if entry.game().is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
         }
-        if entry.outcome().is_none() && entry.human() != Human::Both {
+        if entry.ending().is_none() && entry.human() != Human::Both {
             return Err(ApiError::rejected(
                 "not_over",
                 "the review is for finished games",
@@ -616,7 +665,7 @@ async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, A
         let mut entry = lock(&shared);
         entry.cancel_job();
         let running = entry.clock().is_some_and(|c| c.is_running());
-        if running && entry.outcome().is_none() {
+        if running && entry.ending().is_none() {
             state.games.update(&mut entry, |entry| {
                 entry.pause(Instant::now())?;
                 Ok::<_, ApiError>(((), true))
@@ -696,6 +745,9 @@ struct FenView {
     turn: &'static str,
     in_check: bool,
     legal_moves: usize,
+    /// How a game from this position would end at once (checkmate, stalemate, no attacking
+    /// piece left), in which case no game can start from it.
+    outcome: Option<OutcomeView>,
 }
 
 async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, ApiError> {
@@ -705,5 +757,6 @@ async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, Api
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
         legal_moves: pos.legal_moves().len(),
+        outcome: Game::new(pos).outcome().map(outcome_view),
     }))
 }

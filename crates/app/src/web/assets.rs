@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 25] = [
+const FILES: [(&str, &str, &str); 27] = [
     ("js/clock.js", JS, include_str!("../../web/js/clock.js")),
     ("style.css", "text/css", include_str!("../../web/style.css")),
     (
@@ -37,6 +37,16 @@ const FILES: [(&str, &str, &str); 25] = [
     ("js/i18n.js", JS, include_str!("../../web/js/i18n.js")),
     ("js/sound.js", JS, include_str!("../../web/js/sound.js")),
     ("js/editor.js", JS, include_str!("../../web/js/editor.js")),
+    (
+        "js/new-game.js",
+        JS,
+        include_str!("../../web/js/new-game.js"),
+    ),
+    (
+        "js/clock-choice.js",
+        JS,
+        include_str!("../../web/js/clock-choice.js"),
+    ),
     ("js/review.js", JS, include_str!("../../web/js/review.js")),
     ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
     ("js/files.js", JS, include_str!("../../web/js/files.js")),
@@ -113,7 +123,7 @@ async fn asset(Path(path): Path<String>) -> Response {
 #[cfg(test)]
 mod tests {
     /// The codes the server sends that are its own (the rules library's come from it).
-    const WEB_CODES: [&str; 25] = [
+    const WEB_CODES: [&str; 27] = [
         "lab_depth",
         "cancelled",
         "not_your_turn",
@@ -139,6 +149,8 @@ mod tests {
         "fen_general_palace",
         "fen_unreachable",
         "fen_generals_facing",
+        "fen_game_over",
+        "handicap_side",
     ];
 
     /// The part of i18n.js with one language's texts.
@@ -206,6 +218,42 @@ mod tests {
     fn every_text_of_the_lab_page_is_in_both_languages() {
         let keys = lab_keys();
         assert!(keys.len() > 30, "{keys:?}");
+        for key in keys {
+            for name in ["zh", "en"] {
+                assert!(has_key(language(name), &key), "no {name} text for {key}");
+            }
+        }
+    }
+
+    /// Every key the game's page names: `data-i18n…="key"` in index.html and in the scripts'
+    /// templates, `t('key'` in its scripts (keys chosen by an expression are not found).
+    fn page_keys() -> Vec<String> {
+        let scripts = super::FILES
+            .iter()
+            .filter(|f| f.0.ends_with(".js") && !f.0.starts_with("js/lab"));
+        let mut keys = Vec::new();
+        for body in std::iter::once(super::INDEX).chain(scripts.map(|f| f.2)) {
+            for marker in ["data-i18n=\"", "data-i18n-aria=\"", "data-i18n-title=\""] {
+                for part in body.split(marker).skip(1) {
+                    keys.push(part.split('"').next().unwrap_or("").to_owned());
+                }
+            }
+            for (at, _) in body.match_indices("t('") {
+                // Calls of `t` itself, not of `select('…` or `createElement('…`.
+                if !body[..at].ends_with(|c: char| c.is_alphanumeric() || c == '.') {
+                    keys.push(body[at + 3..].split('\'').next().unwrap_or("").to_owned());
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    #[test]
+    fn every_text_of_the_game_page_is_in_both_languages() {
+        let keys = page_keys();
+        assert!(keys.len() > 80, "{keys:?}");
         for key in keys {
             for name in ["zh", "en"] {
                 assert!(has_key(language(name), &key), "no {name} text for {key}");

@@ -9,6 +9,7 @@
 
 use super::clock::{Clock, Flagged, TimeControl, TimeLeft};
 use super::disk::DiskError;
+use super::ending::Ending;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -140,8 +141,9 @@ pub struct Record {
     pub human: Human,
     /// Difficulty 1–10.
     pub level: u8,
-    /// An ending the rules do not see: resignation, an agreed draw, time.
-    pub ended: Option<Outcome>,
+    /// An ending the rules do not see: resignation, an agreed draw, time, a loaded record's
+    /// result.
+    pub ended: Option<Ending>,
     /// Tags of an imported game kept when it is saved (Event, names, …).
     pub tags: Vec<(String, String)>,
     /// Creation, Unix seconds.
@@ -362,14 +364,16 @@ impl WebGame {
     }
 
     /// How the game ended, if it did.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.rec.ended.or_else(|| self.rec.game.outcome())
+    pub fn ending(&self) -> Option<Ending> {
+        self.rec
+            .ended
+            .or_else(|| self.rec.game.outcome().map(Ending::Outcome))
     }
 
     /// Whether the computer is to move now (and may: not while the clock is paused, nor after
     /// its last move could not be saved).
     pub fn computer_to_move(&self) -> bool {
-        self.outcome().is_none()
+        self.ending().is_none()
             && self.rec.game.len() < MAX_PLIES
             && !self.rec.human.plays(self.position().side_to_move())
             && !self.rec.clock.as_ref().is_some_and(Clock::is_paused)
@@ -397,7 +401,7 @@ impl WebGame {
 
     /// Whether an analysis of this version should run now.
     pub fn wants_analysis(&self) -> bool {
-        self.analysis_on && self.outcome().is_none() && self.analysed_version != Some(self.version)
+        self.analysis_on && self.ending().is_none() && self.analysed_version != Some(self.version)
     }
 
     /// The suggested move for this version, with its score.
@@ -452,8 +456,8 @@ impl WebGame {
     }
 
     fn refuse_if_over(&self) -> Result<(), Refusal> {
-        match self.outcome() {
-            Some(outcome) => refuse("game_over", format!("the game is over ({outcome})")),
+        match self.ending() {
+            Some(ending) => refuse("game_over", format!("the game is over ({ending})")),
             None => Ok(()),
         }
     }
@@ -487,7 +491,7 @@ impl WebGame {
         } else {
             self.rec.redo.clear();
         }
-        if self.outcome().is_some() {
+        if self.ending().is_some() {
             let to_move = self.position().side_to_move();
             if let Some(clock) = self.rec.clock.as_mut() {
                 clock.stop(to_move, now);
@@ -502,7 +506,7 @@ impl WebGame {
         if let Some(clock) = self.rec.clock.as_mut() {
             clock.stop(to_move, now);
         }
-        self.rec.ended = Some(outcome);
+        self.rec.ended = Some(Ending::Outcome(outcome));
         self.touch();
     }
 
@@ -603,7 +607,7 @@ impl WebGame {
                 break;
             }
             let side = self.position().side_to_move();
-            if self.rec.human.plays(side) || self.outcome().is_some() {
+            if self.rec.human.plays(side) || self.ending().is_some() {
                 break;
             }
         }
@@ -633,7 +637,7 @@ impl WebGame {
 
     /// The computer's answer to a draw offer: `accept` ends the game drawn.
     pub fn answer_draw_offer(&mut self, accept: bool, now: Instant) {
-        if accept && self.outcome().is_none() {
+        if accept && self.ending().is_none() {
             self.end(Outcome::Draw(DrawReason::Agreement), now);
             self.notice = Some((self.version, Notice::DrawAccepted));
         } else {
@@ -644,7 +648,7 @@ impl WebGame {
     /// Ends the game if the side to move's time has run out at `now`; whether it did.
     pub fn flag_if_due(&mut self, now: Instant) -> bool {
         let to_move = self.position().side_to_move();
-        let fallen = self.outcome().is_none()
+        let fallen = self.ending().is_none()
             && self
                 .rec
                 .clock
@@ -794,7 +798,7 @@ impl WebGame {
 
     /// Whether the computer's draw offer stands.
     pub fn draw_offer_open(&self) -> bool {
-        self.draw_offer == Some(self.version) && self.outcome().is_none()
+        self.draw_offer == Some(self.version) && self.ending().is_none()
     }
 
     /// The person accepts the computer's draw offer.

@@ -7,9 +7,11 @@
 //! form `300+3`, `1200b30`: seconds, increment, byo-yomi), a `{[%clk 0:09:57]}` comment after
 //! each move with the mover's time left, as other PGN tools write it, and `ClockLeft` (both
 //! sides' game time left when saved and the part of the period the side to move had used, in
-//! milliseconds) with `ClockPaused`.
+//! milliseconds) with `ClockPaused`. A game loaded from a file has `ImportHash`, the file's
+//! [`fingerprint`], by which the same file loaded again finds it.
 
 use super::clock::{clk, parse_clk, Clock, TimeControl};
+use super::ending::Ending;
 use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use crate::dates::pgn_date;
 use std::time::{Duration, Instant};
@@ -27,8 +29,9 @@ pub enum Origin {
 
 /// The ending a record states when the rules do not end its game: a resignation, an agreed
 /// draw, time, or an illegal move, read from the `Termination` tag (this program's outcome codes,
-/// or the words it wrote before it had them).
-fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
+/// or the words it wrote before it had them); else its bare result, given no reason it does not
+/// state.
+fn recorded_ending(record: &GameRecord) -> Option<Ending> {
     let result = record.result.as_deref()?;
     let termination = match record.tag("Termination").unwrap_or("") {
         "illegal move" => "illegal_move",
@@ -50,13 +53,19 @@ fn recorded_ending(record: &GameRecord) -> Option<Outcome> {
             } | Outcome::Draw(DrawReason::Agreement | DrawReason::TimeoutAgainstBareMaterial)
         )
     });
-    Some(stated.unwrap_or(match winner {
-        Some(winner) => Outcome::Win {
-            winner,
-            reason: WinReason::Resignation,
-        },
-        None => Outcome::Draw(DrawReason::Agreement),
-    }))
+    Some(stated.map_or(Ending::Result(winner), Ending::Outcome))
+}
+
+/// The tag with the fingerprint of the file a game was loaded from.
+pub const IMPORT_HASH_TAG: &str = "ImportHash";
+
+/// A file's fingerprint: its 64-bit FNV-1a hash in hex. The same bytes give the same
+/// fingerprint in every version of the program (it is saved in the games' files).
+pub fn fingerprint(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
 }
 
 /// A move written `h2e2`, legal or not.
@@ -117,9 +126,13 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
     record.set_tag("Created", &rec.created.to_string());
     let redo: Vec<String> = rec.redo.iter().map(Move::to_string).collect();
     record.set_tag("Redo", &redo.join(" "));
-    let outcome = game.outcome();
-    record.set_tag("Termination", outcome.map_or("", Outcome::code));
-    record.result = outcome.map(|o| o.pgn_result().to_owned());
+    let ending = game.ending();
+    match ending {
+        // A bare result keeps the record's own Termination (among its tags), or none.
+        Some(Ending::Result(_)) => {}
+        _ => record.set_tag("Termination", ending.and_then(Ending::code).unwrap_or("")),
+    }
+    record.result = ending.map(|e| e.pgn_result().to_owned());
     record.moves = rec.game.moves().map(RecordMove::new).collect();
     if let Some(clock) = &rec.clock {
         write_clock(&mut record, clock, game, now);
@@ -269,10 +282,14 @@ pub fn from_record(
         "ClockLeft",
         "ClockPaused",
     ];
+    // A record that ends with a bare result keeps its own words for why, if it has any.
+    let own_termination = |k: &str| k == "Termination" && matches!(ended, Some(Ending::Result(_)));
     let tags = record
         .tags
         .iter()
-        .filter(|(k, _)| !OWN.contains(&k.as_str()) && k != "Game")
+        .filter(|(k, v)| {
+            (!OWN.contains(&k.as_str()) || (own_termination(k) && !v.is_empty())) && k != "Game"
+        })
         .cloned()
         .collect();
     WebGame::with_record(
@@ -306,4 +323,17 @@ pub fn pgn(game: &WebGame, notation: Notation, now: Instant) -> String {
         other => other,
     };
     write_pgn(&to_record(game, now), &NotationCodec(notation), format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fingerprint;
+
+    #[test]
+    fn fingerprints_are_fnv1a() {
+        // The published test vectors of 64-bit FNV-1a.
+        assert_eq!(fingerprint(b""), "cbf29ce484222325");
+        assert_eq!(fingerprint(b"a"), "af63dc4c8601ec8c");
+        assert_eq!(fingerprint(b"foobar"), "85944171f73967e8");
+    }
 }

@@ -46,13 +46,28 @@ impl Handicap {
         }
     }
 
-    /// The side the person plays: the weaker side takes Red in a first-move handicap, else the
-    /// side the person chose.
-    pub fn human(self, chosen: Human, giver: Giver) -> Human {
-        match (self, giver) {
+    /// The side the person plays: the side chosen (Red if none), except that in a first-move
+    /// handicap the weaker side plays Red, so the giver decides it; a choice that says
+    /// otherwise is refused with the reason, never changed.
+    pub fn human(self, chosen: Option<Human>, giver: Giver) -> Result<Human, String> {
+        let given = match (self, giver) {
             (Handicap::FirstMove, Giver::Computer) => Human::Red,
             (Handicap::FirstMove, Giver::You) => Human::Black,
-            _ => chosen,
+            _ => return Ok(chosen.unwrap_or(Human::Red)),
+        };
+        match chosen {
+            None => Ok(given),
+            Some(side) if side == given => Ok(side),
+            Some(_) if given == Human::Red => {
+                Err("when the computer gives the first move (让先), \
+                 you are the weaker side and play Red, which moves first: choose Red"
+                    .into())
+            }
+            Some(_) => Err(
+                "when you give the first move (让先), the computer plays Red, which \
+                 moves first, and you play Black: choose Black"
+                    .into(),
+            ),
         }
     }
 
@@ -117,18 +132,24 @@ mod tests {
     }
 
     #[test]
-    fn the_weaker_side_takes_the_first_move() {
+    fn the_weaker_side_takes_the_first_move_and_another_choice_is_refused() {
+        let first = Handicap::FirstMove;
+        assert_eq!(first.human(None, Giver::Computer), Ok(Human::Red));
         assert_eq!(
-            Handicap::FirstMove.human(Human::Black, Giver::Computer),
-            Human::Red
+            first.human(Some(Human::Red), Giver::Computer),
+            Ok(Human::Red)
         );
+        assert_eq!(first.human(None, Giver::You), Ok(Human::Black));
+        assert!(first
+            .human(Some(Human::Black), Giver::Computer)
+            .is_err_and(|e| e.contains("choose Red")));
+        assert!(first
+            .human(Some(Human::Red), Giver::You)
+            .is_err_and(|e| e.contains("choose Black")));
         assert_eq!(
-            Handicap::FirstMove.human(Human::Red, Giver::You),
-            Human::Black
+            Handicap::Horse.human(Some(Human::Black), Giver::Computer),
+            Ok(Human::Black)
         );
-        assert_eq!(
-            Handicap::Horse.human(Human::Black, Giver::Computer),
-            Human::Black
-        );
+        assert_eq!(Handicap::None.human(None, Giver::Computer), Ok(Human::Red));
     }
 }

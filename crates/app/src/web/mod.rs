@@ -10,6 +10,7 @@ mod assets;
 mod clock;
 // Durable writes; `datagen --dir` writes its chunks with them too.
 pub(crate) mod disk;
+mod ending;
 mod error;
 mod game;
 mod game_file;

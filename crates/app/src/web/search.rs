@@ -474,7 +474,7 @@ fn watch_clock(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) 
     let Some(deadline) = entry.deadline() else {
         return;
     };
-    if entry.outcome().is_some() || !entry.watch_clock() {
+    if entry.ending().is_some() || !entry.watch_clock() {
         return;
     }
     let version = entry.version();

@@ -10,7 +10,7 @@
 use super::disk::{self, CreateError, DiskError};
 use super::game::{lock, SharedGame, WebGame};
 use super::game_file::{self, Origin};
-use super::view::{summary, Summary};
+use super::view::{import_hash, summary, Summary};
 use crate::dates::civil_from_days;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,6 +50,9 @@ struct Index {
 pub struct GameStore {
     dir: PathBuf,
     index: Mutex<Index>,
+    /// Held while a loaded file is matched against the games and added, so that the same file
+    /// loaded twice at once still makes one game.
+    imports: Mutex<()>,
 }
 
 impl GameStore {
@@ -103,6 +106,7 @@ impl GameStore {
         Ok(GameStore {
             dir,
             index: Mutex::new(Index { slots, clock: 0 }),
+            imports: Mutex::new(()),
         })
     }
 
@@ -150,6 +154,21 @@ impl GameStore {
         );
         unload_beyond_cap(&mut index);
         Ok(shared)
+    }
+
+    /// Adds a game loaded from a file, unless a game made from the same file (the same
+    /// `ImportHash` tag, which `entry` carries) is still here: then that game, and `false`.
+    pub fn insert_import(&self, entry: WebGame) -> Result<(SharedGame, bool), DiskError> {
+        let _one = lock(&self.imports);
+        let hash = import_hash(&entry);
+        let first = self
+            .summaries()
+            .into_iter()
+            .find(|s| hash.is_some() && s.import_hash == hash);
+        if let Some(shared) = first.and_then(|s| self.get(&s.id)) {
+            return Ok((shared, false));
+        }
+        Ok((self.insert(entry)?, true))
     }
 
     /// The game with this id, read from its file if it was unloaded.

@@ -6,6 +6,7 @@ mod durability;
 mod fair;
 mod lab;
 mod limits;
+mod page;
 
 use super::{app, AppState};
 use axum::body::Body;

@@ -1,11 +1,13 @@
 //! What the page sees of a game: the JSON answers of the API.
 
 use super::clock::TimeLeft;
+use super::ending::Ending;
 use super::game::{Human, Notice, SaveFailure, WebGame};
+use super::game_file::IMPORT_HASH_TAG;
 use super::search::{Analysis, JobKind, Review};
 use serde::Serialize;
 use std::time::Instant;
-use xiangqi::{format_move, Color, Notation, Outcome};
+use xiangqi::{format_move, Color, Notation};
 
 /// One move of the game as the page lists it.
 #[derive(Serialize)]
@@ -19,14 +21,16 @@ struct MoveView {
     check: bool,
 }
 
+/// How a game ended, as the page shows it.
 #[derive(Serialize)]
-struct OutcomeView {
+pub struct OutcomeView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     result: &'static str,
     winner: Option<&'static str>,
     /// Why the game ended: the rules library's outcome code (`checkmate`, `perpetual_chase`,
-    /// `no_capture_limit`, `timeout`, …), which the page translates.
-    reason: &'static str,
+    /// `no_capture_limit`, `timeout`, …), which the page translates; `None` for a loaded
+    /// record's result that came without a reason.
+    reason: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -84,11 +88,13 @@ pub struct GameView {
     updated: u64,
 }
 
-fn outcome_view(outcome: Outcome) -> OutcomeView {
+/// The page's form of `ending`.
+pub fn outcome_view(ending: impl Into<Ending>) -> OutcomeView {
+    let ending = ending.into();
     OutcomeView {
-        result: outcome.pgn_result(),
-        winner: outcome.winner().map(Color::name),
-        reason: outcome.code(),
+        result: ending.pgn_result(),
+        winner: ending.winner().map(Color::name),
+        reason: ending.code(),
     }
 }
 
@@ -112,7 +118,7 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
             check: pos.in_check(),
         });
     }
-    let outcome = entry.outcome();
+    let outcome = entry.ending();
     let thinking = entry.job_kind() == Some(JobKind::Computer);
     let paused = entry.clock().is_some_and(|c| c.is_paused());
     let legal =
@@ -206,12 +212,26 @@ pub struct Summary {
     reason: Option<&'static str>,
     created: u64,
     pub updated: u64,
+    /// The fingerprint of the file the game was loaded from (not sent: it finds the game when
+    /// the same file is loaded again).
+    #[serde(skip)]
+    pub import_hash: Option<String>,
+}
+
+/// The fingerprint of the file `entry` was loaded from, if it was (its `ImportHash` tag).
+pub fn import_hash(entry: &WebGame) -> Option<String> {
+    entry
+        .record()
+        .tags
+        .iter()
+        .find(|(name, _)| name == IMPORT_HASH_TAG)
+        .map(|(_, value)| value.clone())
 }
 
 /// The games list's line for a game.
 pub fn summary(entry: &WebGame) -> Summary {
     let (red, black) = record_names(entry);
-    let outcome = entry.outcome();
+    let outcome = entry.ending();
     Summary {
         id: entry.id().to_owned(),
         red,
@@ -221,8 +241,9 @@ pub fn summary(entry: &WebGame) -> Summary {
         level: entry.level(),
         plies: entry.game().len(),
         result: outcome.map(|o| o.pgn_result()),
-        reason: outcome.map(Outcome::code),
+        reason: outcome.and_then(Ending::code),
         created: entry.record().created,
         updated: entry.record().updated,
+        import_hash: import_hash(entry),
     }
 }

@@ -1,7 +1,6 @@
 // The controls: the buttons, the menus (level, notation), the top bar (language, theme, sound).
 
 import { app, shownPly, shownFen } from './state.js';
-import { parseFen } from './fen.js';
 import { api } from './api.js';
 import { t, language, setLanguage } from './i18n.js';
 import * as sound from './sound.js';
@@ -10,6 +9,8 @@ import { setupFiles } from './files.js';
 import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
 import { setGame, openGame, newGame, action, setAnalysis, failed } from './game.js';
+import { setupNewGame, openNewGame } from './new-game.js';
+import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 
@@ -38,100 +39,15 @@ export async function loadLevelElo() {
   }
 }
 
-/** Clock presets: game time (min), increment (s), byo-yomi (s). */
-const CLOCK_PRESETS = {
-  '5+3': [5, 3, 0],
-  '10+5': [10, 5, 0],
-  '15+10': [15, 10, 0],
-  '20m+30s': [20, 0, 30],
-  '30m+60s': [30, 0, 60],
-};
-
-function chosenSide() {
-  return document.querySelector('input[name=side]:checked')?.value || 'red';
-}
-
-function updateClockFields() {
-  const preset = $('tc-preset').value;
-  const both = chosenSide() === 'both';
-  $('tc-custom-fields').hidden = preset !== 'custom';
-  $('tc-odds-row').hidden = preset === 'none' || both;
-  // A handicap needs the computer as opponent.
-  $('handicap-row').hidden = both;
-  $('handicap-giver-row').hidden = both || $('handicap').value === 'none';
-  $('tc-error').hidden = true;
-}
-
-/** The clock the dialog describes, as the API takes it, or null; throws with the reason when
- * the custom values cannot be played. */
-function chosenClock(human) {
-  const preset = $('tc-preset').value;
-  if (preset === 'none') return null;
-  const [minutes, increment, byoyomi] = preset === 'custom'
-    ? ['tc-minutes', 'tc-increment', 'tc-byoyomi'].map((id) => Number($(id).value))
-    : CLOCK_PRESETS[preset];
-  const sane = (x) => Number.isFinite(x) && x >= 0 && x <= 600;
-  if (![minutes, increment, byoyomi].every(sane) || (minutes === 0 && byoyomi === 0)) {
-    throw new Error(t('tcInvalid'));
-  }
-  const person = { minutes, increment, byoyomi };
-  const factor = human === 'both' ? 1 : Number($('tc-computer').value) || 1;
-  const computer = { minutes: minutes * factor, increment: increment * factor, byoyomi: byoyomi * factor };
-  if (human === 'red') return { red: person, black: computer };
-  if (human === 'black') return { red: computer, black: person };
-  return { red: person, black: person };
-}
-
 export function setupControls() {
   fillLevels($('level'));
   fillLevels($('new-level'));
   $('notation').value = app.notation;
-  $('new-game').addEventListener('click', () => {
-    $('new-level').value = String(settings.level());
-    const side = app.game?.human || 'red';
-    for (const r of document.querySelectorAll('input[name=side]')) r.checked = r.value === side;
-    $('tc-preset').value = settings.clockPreset();
-    $('tc-error').hidden = true;
-    updateClockFields();
-    $('new-game-dialog').showModal();
-  });
-  $('tc-preset').addEventListener('change', updateClockFields);
-  $('handicap').addEventListener('change', updateClockFields);
-  for (const r of document.querySelectorAll('input[name=side]')) r.addEventListener('change', updateClockFields);
-  $('start-game').addEventListener('click', (evt) => {
-    // A clock that cannot be played is said at once, with the dialog still open.
-    try {
-      chosenClock(chosenSide());
-    } catch (e) {
-      evt.preventDefault();
-      $('tc-error').textContent = e.message;
-      $('tc-error').hidden = false;
-    }
-  });
-  $('new-game-dialog').addEventListener('close', () => {
-    if ($('new-game-dialog').returnValue !== 'start') return;
-    const human = chosenSide();
-    const level = Number($('new-level').value);
-    settings.setLevel(level);
-    settings.setClockPreset($('tc-preset').value);
-    const body = { human, level };
-    const clock = chosenClock(human);
-    if (clock) body.clock = clock;
-    if (human !== 'both' && $('handicap').value !== 'none') {
-      body.handicap = $('handicap').value;
-      body.handicap_giver = $('handicap-giver').value;
-    }
-    if (app.game) api.leave(app.game.id);
-    newGame(body);
-  });
+  setupNewGame();
+  $('new-game').addEventListener('click', () => openNewGame());
   $('pause').addEventListener('click', () => action(app.game?.clock?.paused ? 'resume' : 'pause'));
-  $('continue-here').addEventListener('click', () => {
-    // The shown position of a record, played on against the computer by the side to move.
-    const fen = shownFen();
-    const human = parseFen(fen).turn;
-    if (app.game) api.leave(app.game.id);
-    newGame({ fen, human, level: Number($('level').value) || settings.level() });
-  });
+  // The shown position of a record, played on against the computer.
+  $('continue-here').addEventListener('click', () => openNewGame(shownFen()));
   $('undo').addEventListener('click', () => { app.viewPly = null; action('undo'); });
   $('redo').addEventListener('click', () => { app.viewPly = null; action('redo'); });
   $('hint').addEventListener('click', () => { notice(t('askingHint')); action('hint'); });
@@ -179,6 +95,7 @@ export function setupControls() {
   $('lang').addEventListener('click', () => {
     setLanguage(language() === 'zh' ? 'en' : 'zh');
     retranslateNotice();
+    redrawClock();
     updateToolButtons();
     fillLevels($('level'));
     fillLevels($('new-level'));

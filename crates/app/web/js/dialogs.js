@@ -15,6 +15,13 @@ export function notice(text, kind = 'info') {
   noticeTimer = setTimeout(() => { box.hidden = true; }, kind === 'error' ? 3500 : 2500);
 }
 
+/** Takes the message away at once (the end of the game says what matters now). */
+export function clearNotice() {
+  clearTimeout(noticeTimer);
+  noticeText = null;
+  document.getElementById('notice').hidden = true;
+}
+
 /** Writes the message showing now again, in the language just chosen. */
 export function retranslateNotice() {
   const box = document.getElementById('notice');

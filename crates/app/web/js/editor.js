@@ -4,12 +4,14 @@
 import { Board, GLYPHS } from './board.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
-import { t, reasonText, language } from './i18n.js';
+import { ClockChoice } from './clock-choice.js';
+import { t, fenRefusal, outcomeTitle, endReason } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
 export class Editor {
-  /** `onPlay(fen, human)` starts a game from the edited position. */
+  /** `onPlay(fen, human, clock)` starts a game from the edited position (`clock` as the API
+   * takes it, or null). */
   constructor(onPlay) {
     this.onPlay = onPlay;
     this.dialog = document.getElementById('editor-dialog');
@@ -44,11 +46,14 @@ export class Editor {
     document.getElementById('editor-red').addEventListener('click', () => this.play('red'));
     document.getElementById('editor-black').addEventListener('click', () => this.play('black'));
     document.getElementById('editor-analyse').addEventListener('click', () => this.play('both'));
+    this.clock = new ClockChoice(document.getElementById('editor-clock'), 'editor-tc');
     this.pick('R');
   }
 
   open(fen) {
     this.load(fen || START_FEN);
+    this.clock.reset();
+    document.getElementById('editor-error').hidden = true;
     this.dialog.showModal();
   }
 
@@ -78,27 +83,57 @@ export class Editor {
 
   async changed() {
     this.board.render({ pieces: this.pieces });
-    const status = document.getElementById('editor-status');
     const fen = this.fen();
+    // Nothing can be started until the server has judged this position.
+    this.setPlayable(false);
     try {
       const result = await api.checkFen(fen);
       if (fen !== this.fen()) return;
-      this.valid = true;
-      status.textContent = t('legalPosition', result.legal_moves);
-      status.className = 'editor-status ok';
+      if (result.outcome) {
+        // The rules end a game from here at once: the side to move is mated or stalemated,
+        // or neither side can attack.
+        const { outcome } = result;
+        this.show(t('noGameHere', outcomeTitle(outcome), endReason(outcome.reason)), 'error');
+      } else {
+        this.show(t('legalPosition', result.legal_moves), 'ok');
+      }
     } catch (e) {
       if (fen !== this.fen()) return;
-      this.valid = false;
-      const detail = e.message.replace(/^invalid FEN: /, '');
-      status.textContent = language() === 'zh' ? reasonText(e.code, detail) : detail;
-      status.title = detail;
-      status.className = 'editor-status error';
+      this.show(fenRefusal(e.code, e.message), 'error');
+    }
+  }
+
+  /** Shows the server's judgement of the position: `ok` (a game can start) or `error`. */
+  show(text, kind) {
+    const status = document.getElementById('editor-status');
+    status.textContent = text;
+    status.className = `editor-status ${kind}`;
+    this.setPlayable(kind === 'ok', text);
+  }
+
+  /** Enables the buttons that start a game; disabled, they say `why` in their tooltip. */
+  setPlayable(playable, why = '') {
+    this.valid = playable;
+    for (const id of ['editor-red', 'editor-black', 'editor-analyse']) {
+      const button = document.getElementById(id);
+      button.disabled = !playable;
+      button.title = playable ? '' : why;
     }
   }
 
   play(human) {
     if (!this.valid) return;
+    let clock;
+    try {
+      clock = this.clock.value(human);
+    } catch (e) {
+      const error = document.getElementById('editor-error');
+      error.textContent = e.message;
+      error.hidden = false;
+      return;
+    }
+    this.clock.remember();
     this.dialog.close();
-    this.onPlay(this.fen(), human);
+    this.onPlay(this.fen(), human, clock);
   }
 }

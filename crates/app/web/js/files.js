@@ -3,19 +3,27 @@
 
 import { api } from './api.js';
 import { looksLikeFen } from './fen.js';
-import { t, endReason, language, reasonText } from './i18n.js';
+import { t, endReason, language, reasonText, fenRefusal } from './i18n.js';
 import { notice, copyText, confirmDialog } from './dialogs.js';
 import { Editor } from './editor.js';
+import { ClockChoice } from './clock-choice.js';
 import { isUnsaved } from './unsaved.js';
 import { $ } from './dom.js';
 
 
 export function setupFiles(ctx) {
+  // A game from a pasted FEN may be on the clock; a pasted PGN is played on without one.
+  const pasteClock = new ClockChoice($('paste-clock'), 'paste-tc');
+  const pastedFen = () => looksLikeFen($('paste-in').value);
+  $('paste-in').addEventListener('input', () => { $('paste-clock').hidden = !pastedFen(); });
   $('fen-pgn').addEventListener('click', async () => {
     if (!ctx.game()) return;
     $('fen-out').value = ctx.shownFen();
     $('pgn-out').value = '';
     $('paste-error').hidden = true;
+    pasteClock.reset();
+    pasteClock.setBoth(ctx.game().human === 'both');
+    $('paste-clock').hidden = !pastedFen();
     $('fen-dialog').showModal();
     $('pgn-out').value = await api.pgn(ctx.game().id, ctx.notation());
   });
@@ -30,7 +38,17 @@ export function setupFiles(ctx) {
     if (!text) return;
     const level = ctx.level();
     const human = ctx.game()?.human || 'red';
-    const body = looksLikeFen(text) ? { fen: text, human, level } : { pgn: text, level };
+    const fen = looksLikeFen(text);
+    const body = fen ? { fen: text, human, level } : { pgn: text, level };
+    try {
+      const clock = fen ? pasteClock.value(human) : null;
+      if (clock) body.clock = clock;
+    } catch (e) {
+      $('paste-error').textContent = e.message;
+      $('paste-error').hidden = false;
+      return;
+    }
+    if (fen) pasteClock.remember();
     const send = async () => ctx.setGame(await api.create(body), true);
     try {
       await send();
@@ -42,7 +60,7 @@ export function setupFiles(ctx) {
         ctx.failed(e, send);
         return;
       }
-      $('paste-error').textContent = reasonText(e.code, e.message);
+      $('paste-error').textContent = fen ? fenRefusal(e.code, e.message) : reasonText(e.code, e.message);
       $('paste-error').hidden = false;
     }
   });
@@ -52,8 +70,10 @@ export function setupFiles(ctx) {
     const level = ctx.level();
     const send = async () => {
       const bytes = await file.arrayBuffer();
-      ctx.setGame(await api.importPgn(bytes, level), true);
-      notice(t('loaded'));
+      const game = await api.importPgn(bytes, level);
+      ctx.setGame(game, true);
+      // The same file again is the game it made before, not a copy.
+      notice(t(game.already_imported ? 'alreadyLoaded' : 'loaded'));
     };
     try {
       await send();
@@ -63,7 +83,11 @@ export function setupFiles(ctx) {
     }
     $('pgn-file').value = '';
   });
-  const editor = new Editor((fen, human) => ctx.newGame({ fen, human, level: ctx.level() }));
+  const editor = new Editor((fen, human, clock) => {
+    const body = { fen, human, level: ctx.level() };
+    if (clock) body.clock = clock;
+    ctx.newGame(body);
+  });
   $('editor-btn').addEventListener('click', () => editor.open(ctx.game() ? ctx.shownFen() : undefined));
   $('games-btn').addEventListener('click', () => showGames(ctx));
 }
@@ -96,7 +120,6 @@ async function showGames(ctx) {
     open.textContent = g.id === ctx.game()?.id ? t('current') : t('openGame');
     open.addEventListener('click', async () => {
       $('games-dialog').close();
-      if (ctx.game()) api.leave(ctx.game().id);
       await ctx.openGame(g.id);
     });
     const del = document.createElement('button');

@@ -6,7 +6,7 @@ import { parseFen } from './fen.js';
 import { api } from './api.js';
 import { t, reasonText } from './i18n.js';
 import * as sound from './sound.js';
-import { notice } from './dialogs.js';
+import { notice, clearNotice } from './dialogs.js';
 import { isUnsaved, showUnsaved, hideUnsaved, unsavedSource } from './unsaved.js';
 import { render, showCheck, showEnd } from './render.js';
 import { setClock } from './clock.js';
@@ -34,7 +34,9 @@ export function tap(sq) {
     app.selected = sq;
   } else {
     app.selected = null;
-    if (letter && !app.game.outcome) {
+    if (letter && !app.game.outcome && app.game.clock?.paused) {
+      notice(reasonText('paused'), 'error');
+    } else if (letter && !app.game.outcome) {
       const waiting = app.game.job === 'computer' || !humanPlays(app.game.turn);
       const code = waiting && humanPlays(sideOf(letter)) ? 'not_your_turn' : 'not_your_piece';
       notice(reasonText(code), 'error');
@@ -66,6 +68,9 @@ export function failed(e, retry) {
 export function setGame(state, fresh = false) {
   const prev = app.game;
   const same = prev && prev.id === state.id && !fresh;
+  // The game left behind stops thinking and its clock is paused, whichever way another game
+  // was opened (New game, a FEN, the editor, a file, the games list).
+  if (prev && prev.id !== state.id) api.leave(prev.id);
   app.game = state;
   settings.setGame(state.id);
   document.body.dataset.gameId = state.id;
@@ -100,6 +105,10 @@ export function setGame(state, fresh = false) {
   if (state.outcome && app.endShown !== state.id) {
     app.endShown = state.id;
     if (!same || !prev.outcome) sound.play('end');
+    // The end dialog stands alone: a notice from before (the computer's draw offer) goes, and
+    // the end's own (draw accepted, the computer resigns) is what the dialog says.
+    clearNotice();
+    if (state.notice) app.noticeShown = state.notice + state.version;
     showEnd(state);
   }
   if (!state.outcome) app.endShown = null;

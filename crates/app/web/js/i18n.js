@@ -19,6 +19,7 @@ const TEXT = {
     levelName: ['入门', '新手', '业余', '棋友', '中级', '高级', '强手', '专家', '大师', '特级大师'],
     you: '你', computer: '电脑', player: '棋手', levelN: (n) => `${n} 级`,
     turnRed: '红方走棋', turnBlack: '黑方走棋', yourTurn: '轮到你', thinkingNow: '电脑思考中…',
+    pausedNow: '已暂停，点“继续”接着下',
     checkNow: '将军！', viewing: (label, total) => `查看 ${label}（共 ${total} 回合）— 按 End 回到当前局面`,
     redWins: '红胜', blackWins: '黑胜', draw: '和棋', youWin: '你赢了！', youLose: '你输了',
     reasons: {
@@ -28,6 +29,7 @@ const TEXT = {
       timeout: '超时判负', timeout_against_bare_material: '超时，但对方无子可胜，和棋',
       illegal_move: '违例',
     },
+    resultOnly: '棋谱所载的结果，未注明原因',
     labTitle: '搜索实验室', labBack: '对弈', labSetup: '局面与设置', labPosition: '局面',
     labFromGame: '当前对局的局面', labFromStart: '初始局面', labFromFen: '输入 FEN', labFen: 'FEN',
     labDepth: '深度', labEvaluation: '评估', labEvalSimple: '简单评估', labEvalEngine: '引擎评估',
@@ -63,10 +65,11 @@ const TEXT = {
       fen_no_general: '局面无效：缺少将帅', fen_too_many: '局面无效：某种棋子超过了一方的数量',
       fen_general_palace: '局面无效：将帅必须在九宫内', fen_unreachable: '局面无效：有棋子在它永远到不了的位置',
       fen_generals_facing: '局面无效：双将照面', fen_opponent_in_check: '局面无效：不走棋的一方正被将军',
-      fen_syntax: 'FEN 格式错误',
+      fen_syntax: 'FEN 格式错误', fen_game_over: '不能从这个局面开局：棋局已经结束',
       disk_full: '磁盘已满', disk_read_only: '数据目录不可写', disk_error: '磁盘出错',
       too_long: '棋局已达到最长步数', timeout: '请求超时', paused: '计时已暂停，请先继续', no_offer: '电脑没有提议和棋',
-      no_clock: '本局不计时', lab_depth: '这个算法不能搜这么深', cancelled: '已停止',
+      no_clock: '本局不计时',
+      handicap_side: '让先时受让的一方执红先走：电脑让先请选执红，你让先请选执黑', lab_depth: '这个算法不能搜这么深', cancelled: '已停止',
     },
     unsaved: (why) => `未能保存：${why}。棋局保持原样，这一步没有走。请腾出磁盘空间或检查数据目录，然后点“重试”。`,
     unsavedComputer: (why) => `电脑的着法未能保存：${why}。请腾出磁盘空间或检查数据目录，然后点“重试”，电脑会重新走棋。`,
@@ -80,6 +83,8 @@ const TEXT = {
     tc30: '30 分钟，之后 60 秒读秒', tcCustom: '自定义…', tcMinutes: '局时（分钟）',
     tcIncrement: '每步加时（秒）', tcByoyomi: '读秒（秒）', tcComputer: '电脑的用时',
     tcSame: '相同', tcHalf: '一半', tcQuarter: '四分之一', tcDouble: '两倍',
+    clockThenByoyomi: (s) => `之后读秒 ${s} 秒`, clockInByoyomi: (s) => `读秒：每步 ${s} 秒`,
+    clockIncrement: (s) => `每步加 ${s} 秒`,
     tcInvalid: '计时无效：时间不能为负，局时和读秒不能都为零，每项最多 600。',
     drawAccepted: '电脑同意和棋', drawDeclined: '电脑拒绝和棋', drawOffered: '已提出和棋…',
     hintIs: (m) => `提示：${m}`, askingHint: '正在寻找好棋…',
@@ -91,7 +96,9 @@ const TEXT = {
     reviewing: (a, b) => `分析中 ${a}/${b}`, reviewDone: '分析完成',
     marks: { inaccuracy: '欠佳', mistake: '失误', blunder: '败着' },
     better: (m) => `更好：${m}`, summaryFor: (side) => `${side}：`,
-    legalPosition: (n) => `✓ 合法局面（${n} 种走法）`, copied: '已复制', loaded: '已载入棋局',
+    legalPosition: (n) => `✓ 合法局面（${n} 种走法）`,
+    noGameHere: (title, reason) => `不能从这个局面开局，棋局已经结束：${title}（${reason}）`, copied: '已复制', loaded: '已载入棋局',
+    alreadyLoaded: '这个文件已经载入过，打开的是当时的那盘棋',
     pgnError: '无法读取该 PGN', fenError: '局面无效',
   },
   en: {
@@ -110,6 +117,7 @@ const TEXT = {
     levelName: ['Beginner', 'Novice', 'Casual', 'Club', 'Intermediate', 'Advanced', 'Strong', 'Expert', 'Master', 'Grandmaster'],
     you: 'You', computer: 'Computer', player: 'Player', levelN: (n) => `level ${n}`,
     turnRed: 'Red to move', turnBlack: 'Black to move', yourTurn: 'your turn', thinkingNow: 'the computer is thinking…',
+    pausedNow: 'paused: press Resume to play on',
     checkNow: 'Check!', viewing: (label, total) => `Viewing ${label} of ${total} — press End to return`,
     redWins: 'Red wins', blackWins: 'Black wins', draw: 'Draw', youWin: 'You win!', youLose: 'You lose',
     reasons: {
@@ -119,6 +127,7 @@ const TEXT = {
       timeout: 'lost on time', timeout_against_bare_material: 'time ran out, but the other side cannot mate',
       illegal_move: 'illegal move',
     },
+    resultOnly: 'the result as the record gives it, without a reason',
     labTitle: 'Search lab', labBack: 'Play', labSetup: 'Position and settings', labPosition: 'Position',
     labFromGame: "the current game's position", labFromStart: 'the start position', labFromFen: 'a FEN', labFen: 'FEN',
     labDepth: 'Depth', labEvaluation: 'Evaluation', labEvalSimple: 'simple evaluation', labEvalEngine: "engine's evaluation",
@@ -166,7 +175,9 @@ const TEXT = {
       fen_unreachable: 'invalid position: a piece stands where it can never go',
       fen_generals_facing: 'invalid position: the generals face each other',
       fen_opponent_in_check: 'invalid position: the side not to move is in check', fen_syntax: 'this FEN cannot be read',
-      no_clock: 'this game has no clock', lab_depth: 'this algorithm cannot search that deep', cancelled: 'stopped',
+      fen_game_over: 'no game can start from this position: it is over',
+      no_clock: 'this game has no clock',
+      handicap_side: 'with the first move given, the weaker side plays Red and moves first: choose Red when the computer gives it, Black when you do', lab_depth: 'this algorithm cannot search that deep', cancelled: 'stopped',
     },
     unsaved: (why) => `Not saved: ${why}. The game is as it was before this change. Free some disk space or fix the data folder, then press Retry.`,
     unsavedComputer: (why) => `The computer's move was not saved: ${why}. Free some disk space or fix the data folder, then press Retry and the computer moves again.`,
@@ -181,6 +192,8 @@ const TEXT = {
     tc30: '30 min, then 60 s byo-yomi', tcCustom: 'Custom…', tcMinutes: 'Game time (min)',
     tcIncrement: 'Increment (s)', tcByoyomi: 'Byo-yomi (s)', tcComputer: "Computer's time",
     tcSame: 'the same', tcHalf: 'half', tcQuarter: 'a quarter', tcDouble: 'double',
+    clockThenByoyomi: (s) => `then ${s} s a move`, clockInByoyomi: (s) => `byo-yomi: ${s} s a move`,
+    clockIncrement: (s) => `+${s} s a move`,
     tcInvalid: 'This clock cannot be played: no negative times, game time or byo-yomi above zero, each at most 600.',
     drawAccepted: 'The computer accepts the draw', drawDeclined: 'The computer declines the draw',
     drawOffered: 'Draw offered…', hintIs: (m) => `Hint: ${m}`, askingHint: 'Looking for a good move…',
@@ -192,7 +205,9 @@ const TEXT = {
     reviewing: (a, b) => `analysing ${a}/${b}`, reviewDone: 'done',
     marks: { inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
     better: (m) => `better: ${m}`, summaryFor: (side) => `${side}: `,
-    legalPosition: (n) => `✓ legal position (${n} legal moves)`, copied: 'Copied', loaded: 'Game loaded',
+    legalPosition: (n) => `✓ legal position (${n} legal moves)`,
+    noGameHere: (title, reason) => `No game can start here, it is over: ${title} — ${reason}`, copied: 'Copied', loaded: 'Game loaded',
+    alreadyLoaded: 'This file is already among your games: its game is opened, not a copy',
     pgnError: 'This PGN cannot be read', fenError: 'Invalid position',
   },
 };
@@ -222,8 +237,30 @@ export function reasonText(code, fallback) {
   return TEXT[lang].codes[code] || fallback || code;
 }
 
-/** An end-of-game reason's text. */
+// Refusals of a position whose kind alone does not say where the fault is: the server's detail
+// (in English) follows the translated kind.
+const FEN_DETAILED = [
+  'fen_syntax', 'fen_no_general', 'fen_too_many', 'fen_general_palace', 'fen_unreachable', 'fen_game_over',
+];
+
+/** Why the server refused a position: its own words in English (they name the fault); in
+ * Chinese the kind of fault, with the server's detail where the kind does not name it. */
+export function fenRefusal(code, message) {
+  const detail = (message || '').replace(/^invalid FEN: /, '');
+  const kind = TEXT[lang].codes[code];
+  if (lang === 'en' || !kind) return detail || kind || code;
+  return FEN_DETAILED.includes(code) && detail ? `${kind}（${detail}）` : kind;
+}
+
+/** Who won, or a draw. */
+export function outcomeTitle(outcome) {
+  if (!outcome.winner) return t('draw');
+  return outcome.winner === 'red' ? t('redWins') : t('blackWins');
+}
+
+/** An end-of-game reason's text; a loaded record's result may come without one. */
 export function endReason(reason) {
+  if (!reason) return t('resultOnly');
   return TEXT[lang].reasons[reason] || reason;
 }
 

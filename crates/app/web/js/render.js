@@ -3,7 +3,7 @@
 
 import { app, shownPly, shownFen, humanPlays, moveLabel, lastMoveNumber } from './state.js';
 import { parseFen } from './fen.js';
-import { t, endReason, language } from './i18n.js';
+import { t, endReason, language, outcomeTitle } from './i18n.js';
 import { renderReview, markSymbol } from './review.js';
 import { $ } from './dom.js';
 
@@ -47,11 +47,6 @@ export function render(animate = null) {
   $('save-pgn').setAttribute('download', `xiangqi-${game.id}.pgn`);
 }
 
-export function outcomeTitle(outcome) {
-  if (!outcome.winner) return t('draw');
-  return outcome.winner === 'red' ? t('redWins') : t('blackWins');
-}
-
 function renderStatus(live, turn, inCheck) {
   const game = app.game;
   const status = $('status');
@@ -66,7 +61,8 @@ function renderStatus(live, turn, inCheck) {
     text = turn === 'red' ? t('turnRed') : t('turnBlack');
     if (inCheck) text += ` — ${t('checkNow')}`;
     if (live) {
-      if (game.job === 'computer') text += ` — ${t('thinkingNow')}`;
+      if (game.clock?.paused) text += ` — ${t('pausedNow')}`;
+      else if (game.job === 'computer') text += ` — ${t('thinkingNow')}`;
       else if (game.human !== 'both' && humanPlays(turn)) text += ` — ${t('yourTurn')}`;
     }
   }
@@ -179,8 +175,11 @@ function renderButtons() {
   const game = app.game;
   const over = Boolean(game.outcome);
   const thinking = game.job === 'computer';
+  // While paused the server plays no move, redone ones included (undo, hints and the rest
+  // still work).
+  const paused = Boolean(game.clock?.paused);
   $('undo').disabled = game.moves.length === 0;
-  $('redo').disabled = game.redo === 0 || over;
+  $('redo').disabled = game.redo === 0 || over || paused;
   $('hint').disabled = over || thinking;
   $('resign').disabled = over;
   $('draw').disabled = over || thinking || game.human === 'both';

@@ -92,9 +92,10 @@ async fn handicaps_remove_the_givers_pieces_and_are_saved() {
         "{pgn}"
     );
     assert!(pgn.contains("[Handicap \"chariot-horse by red\"]"), "{pgn}");
-    // Giving the first move: the weaker side, here the person, plays Red whatever was chosen.
+    // Giving the first move: the weaker side, here the person, plays Red (tests/page.rs: a
+    // choice of Black is refused).
     let game = t
-        .new_game(json!({"human": "black", "handicap": "first-move", "handicap_giver": "computer"}))
+        .new_game(json!({"handicap": "first-move", "handicap_giver": "computer"}))
         .await;
     assert_eq!(game["human"], "red");
 
