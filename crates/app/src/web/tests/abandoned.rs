@@ -113,107 +113,88 @@ async fn lab_runs_beyond_the_bound_are_refused_and_every_run_can_be_cancelled() 
     assert_eq!(t.state.lab.in_progress(), 0);
 }
 
-/// A game of forty moves between two people (each a different one, from `seed`), which can be
-/// reviewed at once; its review takes seconds.
-async fn game_to_review(t: &Test, seed: u64) -> String {
-    let mut pos = xiangqi::Position::startpos();
-    let mut pgn = String::new();
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for ply in 0..40 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let m = moves[(state % moves.len() as u64) as usize];
-        if ply % 2 == 0 {
-            pgn += &format!("{}. ", ply / 2 + 1);
-        }
-        pgn += &format!(
-            "{} ",
-            xiangqi::format_move(&pos, m, xiangqi::Notation::Chinese)
-        );
-        pos.make_move(m);
-    }
-    let game = t.new_game(json!({"human": "both", "pgn": pgn})).await;
-    game["id"].as_str().unwrap().to_owned()
-}
-
-/// A review whose page stopped asking about it (closed, crashed, offline) stops; one whose page
-/// keeps asking goes on.
+/// An analysis whose page stopped asking about it (closed, crashed, offline) stops; one whose
+/// page keeps asking goes on. (A review is stopped the same way: both are background jobs.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_review_nobody_watches_stops() {
+async fn an_analysis_nobody_watches_stops() {
     let dir = TempDir::new();
     let pool = SearchPool::with_abandon_time(1, 1, Duration::from_millis(300));
     let state = AppState::with_pool(&dir.0, pool);
     let t = Test::with_state(dir, state);
-    let watched = game_to_review(&t, 1).await;
-    let (status, body) = t
-        .call("POST", &format!("/api/games/{watched}/review"), None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let analyse = json!({"analysis": true});
+    // An analysis searches for up to a minute.
+    let watched = t.new_game(json!({"human": "both"})).await;
+    let watched = watched["id"].as_str().unwrap();
+    let settings = format!("/api/games/{watched}/settings");
+    let (status, game) = t.call("POST", &settings, Some(analyse.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
     let asked = Instant::now();
     while asked.elapsed() < Duration::from_millis(1500) {
         let (_, game) = t.call("GET", &format!("/api/games/{watched}"), None).await;
-        assert!(
-            game["job"] == "review" || game["review"]["finished"] == true,
-            "the review stopped while its page asked: {game}"
+        assert_eq!(
+            game["job"], "analysis",
+            "it stopped while its page asked: {game}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let shared = t.state.games.get(&watched).unwrap();
-    game::lock(&shared).cancel_job();
-
-    let abandoned = game_to_review(&t, 2).await;
-    let (status, body) = t
-        .call("POST", &format!("/api/games/{abandoned}/review"), None)
+    let (_, game) = t
+        .call("POST", &settings, Some(json!({"analysis": false})))
         .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let shared = t.state.games.get(&abandoned).unwrap();
+    assert!(game["job"].is_null(), "{game}");
+
+    let abandoned = t.new_game(json!({"human": "both"})).await;
+    let abandoned = abandoned["id"].as_str().unwrap();
+    let settings = format!("/api/games/{abandoned}/settings");
+    let (status, game) = t.call("POST", &settings, Some(analyse)).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["job"], "analysis", "{game}");
+    let shared = t.state.games.get(abandoned).unwrap();
     let stopped = eventually(Duration::from_secs(3), || {
         game::lock(&shared).job_kind().is_none()
     })
     .await;
-    assert!(stopped, "the review went on with nobody watching");
-    let entry = game::lock(&shared);
-    let review = entry.review().unwrap();
-    assert!(!review.finished && review.done < review.total, "{review:?}");
+    assert!(stopped, "the analysis went on with nobody watching");
+    // The page coming back starts it again.
+    let (_, game) = t
+        .call("GET", &format!("/api/games/{abandoned}"), None)
+        .await;
+    assert_eq!(game["job"], "analysis", "{game}");
+    game::lock(&shared).cancel_job();
 }
 
-/// Reviews beyond the queue's bound are refused as busy, not queued for minutes.
+/// Analyses (and reviews, which share the queue) beyond the queue's bound are refused as busy,
+/// not queued for minutes; the analysis asked for is then off, as it was.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reviews_beyond_the_queue_are_refused_as_busy() {
+async fn analyses_beyond_the_queue_are_refused_as_busy() {
     let t = Test::with_slots(TempDir::new(), 1);
     let mut ids = Vec::new();
-    for seed in 0..MAX_WAITING_BACKGROUND as u64 + 2 {
-        ids.push(game_to_review(&t, seed).await);
+    for _ in 0..MAX_WAITING_BACKGROUND + 2 {
+        let game = t.new_game(json!({"human": "both"})).await;
+        ids.push(game["id"].as_str().unwrap().to_owned());
     }
-    // One review runs, the next ones wait, up to the bound.
-    let first = &ids[0];
-    let (status, body) = t
-        .call("POST", &format!("/api/games/{first}/review"), None)
-        .await;
+    let analyse = |id: &str| {
+        let path = format!("/api/games/{id}/settings");
+        let app = t.app.clone();
+        async move { call_app(app, "POST", &path, Some(json!({"analysis": true}))).await }
+    };
+    // One analysis runs (for up to a minute), the next ones wait, up to the bound.
+    let (status, body) = analyse(&ids[0]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    t.wait(first, "the first review to run", |g| {
-        g["review"]["done"].as_u64() > Some(0)
+    t.wait(&ids[0], "the first analysis to run", |g| {
+        g["analysis"]["depth"].as_u64() > Some(0)
     })
     .await;
     for (i, id) in ids[1..=MAX_WAITING_BACKGROUND].iter().enumerate() {
-        let (status, body) = t
-            .call("POST", &format!("/api/games/{id}/review"), None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "review {i}: {body}");
+        let (status, body) = analyse(id).await;
+        assert_eq!(status, StatusCode::OK, "analysis {i}: {body}");
     }
     let last = &ids[MAX_WAITING_BACKGROUND + 1];
-    let (status, error) = t
-        .call("POST", &format!("/api/games/{last}/review"), None)
-        .await;
+    let (status, error) = analyse(last).await;
     assert_error(status, &error, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(error["error"], "busy");
     let (_, game) = t.call("GET", &format!("/api/games/{last}"), None).await;
     assert!(game["job"].is_null(), "{game}");
+    assert_eq!(game["analysis_on"], false, "{game}");
     for id in &ids {
         let shared = t.state.games.get(id).unwrap();
         game::lock(&shared).cancel_job();
