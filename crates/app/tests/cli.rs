@@ -334,6 +334,66 @@ fn engine_ignores_an_over_long_line_and_goes_on() {
     assert!(exit_status(&mut child).success());
 }
 
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success());
+}
+
+/// A network or book named by a FIFO nobody writes to, or by `/dev/stdin` (here the pipe the
+/// commands come through), once left the engine waiting in `open` or `read`: it answered
+/// neither `isready` nor `quit`, nor stopped at the end of its input. Each is refused in one
+/// line and the engine goes on.
+#[test]
+#[cfg(unix)]
+fn engine_refuses_a_fifo_as_network_or_book_and_goes_on() {
+    let dir = scratch("engine-fifo");
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(child.stdout.take().unwrap());
+    let f = fifo.display();
+    let commands = format!(
+        "setoption name EvalFile value {f}\nsetoption name BookFile value {f}\n\
+         setoption name EvalFile value /dev/stdin\nisready\n"
+    );
+    stdin.write_all(commands.as_bytes()).unwrap();
+    let before = read_until(&lines, "readyok");
+    assert_eq!(
+        before,
+        [
+            format!(
+                "info string cannot read {f}: it is a FIFO, not a regular file; the network is \
+                 unchanged"
+            ),
+            format!(
+                "info string cannot read book file {f}: it is a FIFO, not a regular file; the \
+                 book is unchanged"
+            ),
+            "info string cannot read /dev/stdin: it is a FIFO, not a regular file; the network \
+             is unchanged"
+                .to_owned(),
+        ]
+    );
+    stdin.write_all(b"quit\n").unwrap();
+    assert!(exit_status(&mut child).success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn book_build_is_reproducible_and_probe_and_stats_read_it() {
     let dir = std::env::temp_dir().join(format!("xiangqi-book-cli-{}", std::process::id()));
