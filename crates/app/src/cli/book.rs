@@ -89,6 +89,8 @@ fn read_lines(path: &Path) -> Result<Vec<Line>> {
 }
 
 fn build(args: &BuildArgs) -> Result<()> {
+    // Before the work (a verification searches for minutes): a regular file or nothing.
+    crate::disk::check_target(&args.out)?;
     let lines = read_lines(&args.lines)?;
     outln!("read {} lines from {}", lines.len(), args.lines.display());
     let verdict = if args.verify_depth > 0 {
@@ -124,8 +126,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     };
     let book = Book::build(&lines, verdict.as_ref());
     let bytes = book.to_bytes();
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    crate::disk::replace(&args.out, &bytes)?;
     let positions: BTreeSet<u64> = book.entries().iter().map(|e| e.key).collect();
     outln!(
         "wrote {}: {} positions, {} moves (mirror images included), {} bytes",

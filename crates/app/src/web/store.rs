@@ -7,11 +7,11 @@
 //! search can change or save it again. Games not used for a while are unloaded (their file is
 //! the whole game) and read back when asked for; the list keeps a summary of each.
 
-use super::disk::{self, CreateError, DiskError};
 use super::game::{lock, SharedGame, WebGame};
 use super::game_file::{self, Origin};
 use super::view::{summary, Summary};
 use crate::dates::civil_from_days;
+use crate::disk::{self, CreateError, DiskError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -6,7 +6,7 @@
 //!   bytes whatever `--concurrency`, however often it was stopped and started, and a larger
 //!   `--chunks` extends a data set with the chunks a single run would have made.
 //! - **Resumable.** A chunk is written whole to a temporary file, synced and renamed
-//!   (`web::disk::replace`), so a chunk file that exists is complete; a stopped run leaves at
+//!   (`disk::replace`), so a chunk file that exists is complete; a stopped run leaves at
 //!   most a temporary file, removed on the next start, which makes the missing chunks.
 //! - **Checked.** The settings (and a fingerprint of the engine's play) are written to
 //!   `DIR/datagen.txt` by the first run; a later run with other settings, or by an engine that
@@ -15,8 +15,8 @@
 use super::searcher::Searcher;
 use super::selfplay::{self, Config, GameResult};
 use super::{chunk_seed, game_seed, schedule};
+use crate::disk;
 use crate::samples::{self, Sample, HEADER_SIZE};
-use crate::web::disk;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
                     dir.display()
                 );
             }
-            disk::replace(&manifest_path, wanted.as_bytes()).map_err(|e| anyhow!("{e}"))?;
+            disk::replace(&manifest_path, wanted.as_bytes())?;
         }
         Err(e) => return Err(e).context(format!("cannot read {}", manifest_path.display())),
     }
@@ -285,7 +285,7 @@ pub fn generate(
             done.positions = samples.len();
             let path = dir.join(chunk_name(done.chunk));
             let bytes = samples::encode_file(&samples, run.chunk_games);
-            disk::replace(&path, &bytes).map_err(|e| anyhow!("{e}"))?;
+            disk::replace(&path, &bytes)?;
             samples.clear();
             let finished = std::mem::take(&mut done);
             progress(&finished)

@@ -26,6 +26,7 @@
 use super::adam::Adam;
 use super::model::Model;
 use super::trainer::{Best, State};
+use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
@@ -124,21 +125,11 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
     Ok((settings, state))
 }
 
-/// Writes the checkpoint to `path` through a temporary file renamed over it, so a kill while
-/// writing leaves the previous checkpoint whole.
+/// Writes the checkpoint to `path` through a temporary file renamed over it
+/// ([`disk::replace`]), so a kill or a full disk while writing leaves the previous checkpoint
+/// whole.
 pub fn save(path: &Path, settings: &str, state: &State) -> Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = std::path::PathBuf::from(temporary);
-    std::fs::write(&temporary, encode(settings, state))
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| {
-        format!(
-            "cannot rename {} to {}",
-            temporary.display(),
-            path.display()
-        )
-    })
+    Ok(disk::replace(path, &encode(settings, state))?)
 }
 
 /// Reads the checkpoint at `path` (see [`decode`]).
