@@ -78,9 +78,13 @@ pub fn run(args: &BookArgs) -> Result<()> {
     }
 }
 
+/// The longest source-lines file read: 16 MiB, thousands of times the built-in book's.
+const MAX_LINES_LEN: u64 = 16 << 20;
+
 fn read_lines(path: &Path) -> Result<Vec<Line>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = xiangqi_engine::files::read(path, MAX_LINES_LEN)?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     let lines = parse_lines(&text).with_context(|| format!("{}", path.display()))?;
     if lines.is_empty() {
         bail!("{} holds no opening line", path.display());

@@ -294,9 +294,14 @@ fn unload_beyond_cap(index: &mut Index) {
     }
 }
 
-/// Reads a saved game; its last change is the file's modification time.
+/// The largest game file read: 16 MiB, far more than a game of the most plies the server keeps
+/// (4,000) takes.
+const MAX_GAME_FILE_LEN: u64 = 16 << 20;
+
+/// Reads a saved game (a regular file); its last change is the file's modification time.
 fn load(path: &Path, id: &str) -> Result<WebGame, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes =
+        xiangqi_engine::files::read(path, MAX_GAME_FILE_LEN).map_err(|e| e.problem.to_string())?;
     let record = first_record(&bytes)?;
     let mut entry =
         game_file::from_record(id.to_owned(), &record, Origin::Saved, None, Instant::now());

@@ -520,3 +520,62 @@ fn outputs_that_are_not_files_are_refused_before_any_work() {
     assert_eq!(file_names(&dir), ["fifo"], "no network, no temporary file");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A checkpoint far longer than any of its network's size is refused unread (`/dev/zero` was
+/// read until the memory ran out, a sparse 10 GB file would have been read whole).
+#[test]
+fn a_checkpoint_too_large_for_its_network_is_refused_unread() {
+    let dir = data_dir("huge-checkpoint", 2, 2);
+    let checkpoint = dir.join("train.ckpt");
+    std::fs::File::create(&checkpoint)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let mut a = args(&dir, &dir.join("net.nnue"));
+    a.checkpoint = Some(checkpoint.clone());
+    a.resume = true;
+    let e = format!("{:#}", run_quietly(&a).unwrap_err());
+    assert_eq!(
+        e,
+        format!(
+            "cannot read the checkpoint {}: it is larger than {} bytes",
+            checkpoint.display(),
+            checkpoint::max_len(16)
+        )
+    );
+    // `/dev/zero` was read until the memory ran out: as an output it is refused at once.
+    #[cfg(unix)]
+    {
+        a.checkpoint = Some(PathBuf::from("/dev/zero"));
+        let e = format!("{:#}", run_quietly(&a).unwrap_err());
+        assert_eq!(
+            e,
+            "could not save /dev/zero: it is a character device, not a regular file"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A chunk file beyond the largest sample file is refused by its length before it is read (a
+/// sparse 10 GB one was read whole).
+#[test]
+fn a_chunk_beyond_the_largest_sample_file_is_refused_unread() {
+    let dir = data_dir("huge-chunk", 2, 2);
+    let chunk = dir.join("chunk-000001.samples");
+    std::fs::File::create(&chunk)
+        .unwrap()
+        .set_len(crate::samples::MAX_FILE_LEN + 1)
+        .unwrap();
+    let e = format!(
+        "{:#}",
+        run_quietly(&args(&dir, &dir.join("net.nnue"))).unwrap_err()
+    );
+    assert_eq!(
+        e,
+        format!(
+            "cannot read {}: it is larger than 1073741824 bytes",
+            chunk.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
