@@ -5,6 +5,8 @@
 
 pub mod cli;
 pub mod dates;
+// Careful writes: the web store's saves and the tools' outputs.
+pub(crate) mod disk;
 pub mod protocol;
 pub mod samples;
 pub mod web;

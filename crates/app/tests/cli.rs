@@ -334,6 +334,124 @@ fn engine_ignores_an_over_long_line_and_goes_on() {
     assert!(exit_status(&mut child).success());
 }
 
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success());
+}
+
+/// A network or book named by a FIFO nobody writes to, or by `/dev/stdin` (here the pipe the
+/// commands come through), once left the engine waiting in `open` or `read`: it answered
+/// neither `isready` nor `quit`, nor stopped at the end of its input. Each is refused in one
+/// line and the engine goes on.
+#[test]
+#[cfg(unix)]
+fn engine_refuses_a_fifo_as_network_or_book_and_goes_on() {
+    let dir = scratch("engine-fifo");
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = line_channel(child.stdout.take().unwrap());
+    let f = fifo.display();
+    let commands = format!(
+        "setoption name EvalFile value {f}\nsetoption name BookFile value {f}\n\
+         setoption name EvalFile value /dev/stdin\nisready\n"
+    );
+    stdin.write_all(commands.as_bytes()).unwrap();
+    let before = read_until(&lines, "readyok");
+    assert_eq!(
+        before,
+        [
+            format!(
+                "info string cannot read {f}: it is a FIFO, not a regular file; the network is \
+                 unchanged"
+            ),
+            format!(
+                "info string cannot read book file {f}: it is a FIFO, not a regular file; the \
+                 book is unchanged"
+            ),
+            "info string cannot read /dev/stdin: it is a FIFO, not a regular file; the network \
+             is unchanged"
+                .to_owned(),
+        ]
+    );
+    stdin.write_all(b"quit\n").unwrap();
+    assert!(exit_status(&mut child).success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `xiangqi ARGS` in `dir` with a file size limit of `blocks` (as the shell counts them)
+/// standing in for a disk with that little room: a write beyond it fails with "File too
+/// large", as one on a full disk fails with "No space left on device". (The signal such a
+/// write raises is ignored, as a shell's `trap` passes it on to the program.)
+#[cfg(unix)]
+fn xiangqi_on_a_small_disk(dir: &std::path::Path, blocks: u32, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run xiangqi under sh")
+}
+
+/// The names in `dir`, sorted: a failed write must leave no temporary file.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `datagen --out` on a disk without room for the new file leaves the old one whole (it used
+/// to be cut to a partial file) and no temporary file.
+#[test]
+#[cfg(unix)]
+fn datagen_out_on_a_full_disk_keeps_the_old_file() {
+    let dir = scratch("datagen-full");
+    let old = "an older complete data file\n".repeat(10);
+    std::fs::write(dir.join("data.txt"), &old).unwrap();
+    let gen = [
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "60",
+    ];
+    let o = xiangqi_on_a_small_disk(&dir, 1, &[&gen[..], &["--out", "data.txt"]].concat());
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read_to_string(dir.join("data.txt")).unwrap(), old);
+    assert_eq!(names_in(&dir), ["data.txt"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(
+        err.lines().last().unwrap(),
+        "error: could not save data.txt: the disk reported an error (File too large (os error \
+         27))"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn book_build_is_reproducible_and_probe_and_stats_read_it() {
     let dir = std::env::temp_dir().join(format!("xiangqi-book-cli-{}", std::process::id()));
@@ -569,7 +687,12 @@ fn datagen_then_train() {
     let train = [
         "train", "--data", chunks_arg, "--hidden", "16", "--batch", "64",
     ];
-    let o = xiangqi(&[&train[..], &["--epochs", "2", "--out", net_arg]].concat());
+    // A bare file name: the folder to sync after the rename is the current one.
+    let o = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args([&train[..], &["--epochs", "2", "--out", "first.nnue"]].concat())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -600,6 +723,45 @@ fn datagen_then_train() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `train` on a disk without room for its network stops before the first epoch, with the
+/// reason (it used to train every epoch and then fail to save the network), and leaves no
+/// file behind.
+#[test]
+#[cfg(unix)]
+fn train_on_a_full_disk_stops_before_training() {
+    let dir = scratch("train-full");
+    let chunks = dir.join("chunks");
+    let gen = [
+        "datagen",
+        "--dir",
+        chunks.to_str().unwrap(),
+        "--chunks",
+        "2",
+    ];
+    let o = xiangqi(
+        &[
+            &gen[..],
+            &["--chunk-games", "1", "--nodes", "300", "--max-plies", "60"],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let train = [
+        "train", "--data", "chunks", "--hidden", "16", "--epochs", "2",
+    ];
+    let o = xiangqi_on_a_small_disk(&dir, 1, &[&train[..], &["--out", "net.nnue"]].concat());
+    assert!(!o.status.success());
+    assert_eq!(stdout(&o), "", "no epoch ran");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(
+        err.trim_end(),
+        "error: could not save net.nnue: the disk reported an error (File too large (os error \
+         27))"
+    );
+    assert_eq!(names_in(&dir), ["chunks"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The first table of `xiangqi lab`, checked for its header and split into columns.

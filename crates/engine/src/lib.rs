@@ -7,7 +7,8 @@
 //! [`SearchInfo`] and hands back a [`SearchResult`]. The protocol front end and the web GUI both
 //! drive it this way. Around it: the opening [`book`], the difficulty levels ([`strength`]),
 //! score conventions ([`score`]), the deterministic benchmark ([`bench`](mod@bench)), the evaluation
-//! laid open for the tuner ([`tuning`]), and the search laboratory ([`lab`]): the textbook
+//! laid open for the tuner ([`tuning`]), the rule for reading a file a person names
+//! ([`files`]), and the search laboratory ([`lab`]): the textbook
 //! algorithms from minimax to NegaScout, written small, to compare with each other and with
 //! the engine. Everything else is the engine's own business.
 //!
@@ -34,6 +35,7 @@ pub mod bench;
 pub mod book;
 mod engine;
 mod eval;
+pub mod files;
 mod history;
 pub mod lab;
 mod movepick;

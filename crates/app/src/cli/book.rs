@@ -78,9 +78,13 @@ pub fn run(args: &BookArgs) -> Result<()> {
     }
 }
 
+/// The longest source-lines file read: 16 MiB, thousands of times the built-in book's.
+const MAX_LINES_LEN: u64 = 16 << 20;
+
 fn read_lines(path: &Path) -> Result<Vec<Line>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = xiangqi_engine::files::read(path, MAX_LINES_LEN)?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     let lines = parse_lines(&text).with_context(|| format!("{}", path.display()))?;
     if lines.is_empty() {
         bail!("{} holds no opening line", path.display());
@@ -89,6 +93,8 @@ fn read_lines(path: &Path) -> Result<Vec<Line>> {
 }
 
 fn build(args: &BuildArgs) -> Result<()> {
+    // Before the work (a verification searches for minutes): a regular file or nothing.
+    crate::disk::check_target(&args.out)?;
     let lines = read_lines(&args.lines)?;
     outln!("read {} lines from {}", lines.len(), args.lines.display());
     let verdict = if args.verify_depth > 0 {
@@ -124,8 +130,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     };
     let book = Book::build(&lines, verdict.as_ref());
     let bytes = book.to_bytes();
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    crate::disk::replace(&args.out, &bytes)?;
     let positions: BTreeSet<u64> = book.entries().iter().map(|e| e.key).collect();
     outln!(
         "wrote {}: {} positions, {} moves (mirror images included), {} bytes",

@@ -35,9 +35,11 @@ pub struct PgnArgs {
     game: usize,
 }
 
+/// The largest file read: 256 MiB, a database of some hundred thousand games.
+const MAX_FILE_LEN: u64 = 256 << 20;
+
 fn load(args: &PgnArgs) -> Result<GameRecord> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let bytes = xiangqi_engine::files::read(&args.file, MAX_FILE_LEN)?;
     let name = args.file.display();
     if bytes.starts_with(b"XQ") {
         if args.game != 1 {

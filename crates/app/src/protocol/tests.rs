@@ -420,15 +420,47 @@ fn a_book_file_can_be_loaded_and_a_bad_one_is_refused() {
     ));
     out.wait_for("info string cannot read book file");
     std::fs::remove_dir_all(&dir).unwrap();
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         s.handle_line("setoption bookfiles /dev/zero");
         assert_eq!(
-            out.wait_for("info string book file /dev/zero"),
-            "info string book file /dev/zero is larger than 67108888 bytes, the most a book may \
-             have (4194304 entries); the book is unchanged"
+            out.wait_for("info string cannot read book file /dev/zero"),
+            "info string cannot read book file /dev/zero: it is a character device, not a \
+             regular file; the book is unchanged"
         );
     }
+}
+
+/// A network or book option naming a device or a directory is refused in one line saying what
+/// it is (`/dev/null` was read as an empty file, a directory as an unreadable one), and the
+/// session goes on. (A FIFO, which once stopped the session for good, is tried on the real
+/// program in `tests/cli.rs`.)
+#[test]
+#[cfg(unix)]
+fn network_and_book_files_must_be_regular_files() {
+    let dir = std::env::temp_dir().join(format!("xq-protocol-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut s, out) = session(Some(Dialect::Uci));
+    s.handle_line("setoption name EvalFile value /dev/null");
+    s.handle_line(&format!("setoption name BookFile value {}", dir.display()));
+    s.handle_line("isready");
+    out.wait_for("readyok");
+    let lines: Vec<String> = out.text().lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines,
+        [
+            "info string cannot read /dev/null: it is a character device, not a regular file; \
+             the network is unchanged"
+                .to_owned(),
+            format!(
+                "info string cannot read book file {}: it is a directory, not a regular file; \
+                 the book is unchanged",
+                dir.display()
+            ),
+            "readyok".to_owned(),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 mod garbled {

@@ -12,6 +12,10 @@ pub const MAGIC: [u8; 8] = *b"XQSAMPLE";
 pub const VERSION: u16 = 1;
 /// Bytes in the header.
 pub const HEADER_SIZE: usize = 32;
+/// The largest sample file read, in bytes: 1 GiB, 33 million positions. A chunk of
+/// `datagen --dir` (200 games by default) is well under a megabyte; a file beyond this is no
+/// chunk (a 10 GB one was once read whole).
+pub const MAX_FILE_LEN: u64 = 1 << 30;
 
 /// What the header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,9 +213,10 @@ pub fn decode_file(bytes: &[u8]) -> Result<SampleFile, FileError> {
     })
 }
 
-/// Reads the sample file at `path`; errors name it.
+/// Reads the sample file at `path` (a regular file of at most [`MAX_FILE_LEN`] bytes); errors
+/// name it.
 pub fn read_file(path: &Path) -> anyhow::Result<SampleFile> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = xiangqi_engine::files::read(path, MAX_FILE_LEN)?;
     decode_file(&bytes).with_context(|| format!("{} is not a valid sample file", path.display()))
 }
 
@@ -361,6 +366,34 @@ mod tests {
             if let Ok(file) = decode_file(&bytes) {
                 prop_assert_eq!(encode_file(&file.samples, file.games), bytes);
             }
+        }
+    }
+
+    /// A sparse file of a little over a gibibyte is refused by its length, unread (a 10 GB
+    /// one was read whole); FIFOs and devices are refused unread too.
+    #[test]
+    fn a_file_beyond_the_limit_or_not_a_file_is_refused_unread() {
+        let dir = std::env::temp_dir().join(format!("xq-samples-huge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("chunk-000000.samples");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_FILE_LEN + 1).unwrap();
+        let err = format!("{:#}", read_file(&path).unwrap_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "cannot read {}: it is larger than 1073741824 bytes",
+                path.display()
+            )
+        );
+        #[cfg(unix)]
+        {
+            let err = format!("{:#}", read_file(Path::new("/dev/zero")).unwrap_err());
+            assert_eq!(
+                err,
+                "cannot read /dev/zero: it is a character device, not a regular file"
+            );
         }
     }
 }

@@ -60,5 +60,5 @@ mod file;
 mod record;
 
 pub use file::{decode_file, decode_header, encode_file, read_file, FileError, Header, SampleFile};
-pub use file::{HEADER_SIZE, MAGIC, VERSION};
+pub use file::{HEADER_SIZE, MAGIC, MAX_FILE_LEN, VERSION};
 pub use record::{Problem, RecordError, Sample, Wdl, MATE_SCORE, MAX_PLY, RECORD_SIZE};

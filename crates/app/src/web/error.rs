@@ -1,7 +1,7 @@
 //! One error type for every API route: a status code and a message, sent as JSON.
 
-use super::disk::{DiskError, DiskFailure};
 use super::store::StoreError;
+use crate::disk::{DiskError, DiskFailure};
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};

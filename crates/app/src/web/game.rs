@@ -8,9 +8,9 @@
 //! [`super::game_file`].
 
 use super::clock::{Clock, Flagged, TimeControl, TimeLeft};
-use super::disk::DiskError;
 use super::ending::Ending;
 use super::search::{Analysis, JobKind, Review};
+use crate::disk::DiskError;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

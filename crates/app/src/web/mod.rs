@@ -8,8 +8,6 @@
 mod api;
 mod assets;
 mod clock;
-// Durable writes; `datagen --dir` writes its chunks with them too.
-pub(crate) mod disk;
 mod ending;
 mod error;
 mod game;

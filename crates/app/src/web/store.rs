@@ -7,11 +7,11 @@
 //! search can change or save it again. Games not used for a while are unloaded (their file is
 //! the whole game) and read back when asked for; the list keeps a summary of each.
 
-use super::disk::{self, CreateError, DiskError};
 use super::game::{lock, SharedGame, WebGame};
 use super::game_file::{self, Origin};
 use super::view::{import_hash, summary, Summary};
 use crate::dates::civil_from_days;
+use crate::disk::{self, CreateError, DiskError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -313,9 +313,14 @@ fn unload_beyond_cap(index: &mut Index) {
     }
 }
 
-/// Reads a saved game; its last change is the file's modification time.
+/// The largest game file read: 16 MiB, far more than a game of the most plies the server keeps
+/// (4,000) takes.
+const MAX_GAME_FILE_LEN: u64 = 16 << 20;
+
+/// Reads a saved game (a regular file); its last change is the file's modification time.
 fn load(path: &Path, id: &str) -> Result<WebGame, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes =
+        xiangqi_engine::files::read(path, MAX_GAME_FILE_LEN).map_err(|e| e.problem.to_string())?;
     let record = first_record(&bytes)?;
     let mut entry =
         game_file::from_record(id.to_owned(), &record, Origin::Saved, None, Instant::now());

@@ -19,8 +19,7 @@
 //!  15  1  ply (u8): fewest moves from the start position to the position in the source lines
 //! ```
 
-use std::fs::File;
-use std::io::Read;
+use crate::files::Problem;
 use std::path::{Path, PathBuf};
 use xiangqi::Move;
 
@@ -86,10 +85,18 @@ pub enum BookError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// Not a regular file (a FIFO, a device, a directory): refused without reading it.
+    #[error("cannot read book file {}: it is {what}, not a regular file", .path.display())]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        what: &'static str,
+    },
     /// More bytes than any book may have.
     #[error(
-        "book file {} is larger than {MAX_FILE_LEN} bytes, the most a book may have \
-         ({MAX_ENTRIES} entries)",
+        "cannot read book file {}: it is larger than {MAX_FILE_LEN} bytes, the most a book may \
+         have ({MAX_ENTRIES} entries)",
         .0.display()
     )]
     TooLarge(PathBuf),
@@ -142,29 +149,18 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
     read_at_most(path, MAX_FILE_LEN)
 }
 
-/// The bytes of the file at `path`, refusing one of more than `limit` bytes
-/// ([`BookError::TooLarge`]).
-///
-/// The file's length refuses a big regular file without reading it; the read itself stops after
-/// `limit + 1` bytes, so a device (`/dev/zero`, whose length reads as 0) or a file growing while
-/// it is read is refused too, after at most that many bytes.
+/// The bytes of the regular file at `path`, refusing one of more than `limit` bytes
+/// ([`BookError::TooLarge`]) and anything but a regular file ([`BookError::NotAFile`]), as
+/// [`crate::files::read`] does.
 fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookError> {
-    let io = |source| BookError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let too_large = || BookError::TooLarge(path.to_owned());
-    let file = File::open(path).map_err(io)?;
-    let length = file.metadata().map_err(io)?.len();
-    if length > limit {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    crate::files::read(path, limit).map_err(|e| match e.problem {
+        Problem::Io(source) => BookError::Io {
+            path: e.path,
+            source,
+        },
+        Problem::NotAFile(what) => BookError::NotAFile { path: e.path, what },
+        Problem::TooLarge(_) => BookError::TooLarge(e.path),
+    })
 }
 
 /// FNV-1a, 64 bits: a simple published hash, enough to notice damaged files.
@@ -317,7 +313,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("big.bin");
         // A sparse file: its length says too large, and nothing is read.
-        let file = File::create(&path).unwrap();
+        let file = std::fs::File::create(&path).unwrap();
         file.set_len(MAX_FILE_LEN + 1).unwrap();
         let err = read_file(&path).unwrap_err();
         assert!(matches!(err, BookError::TooLarge(_)), "{err}");
@@ -335,16 +331,25 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A device says its length is 0 and never ends: the read stops one byte past the limit.
+    /// A device says its length is 0 and never ends: it is refused as what it is, unread.
     #[test]
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     fn an_endless_device_is_refused() {
-        let zero = Path::new("/dev/zero");
-        assert_eq!(std::fs::metadata(zero).unwrap().len(), 0);
-        assert!(matches!(
-            read_at_most(zero, 1000),
-            Err(BookError::TooLarge(_))
-        ));
+        let err = read_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BookError::NotAFile {
+                    what: "a character device",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "cannot read book file /dev/zero: it is a character device, not a regular file"
+        );
     }
 
     #[test]

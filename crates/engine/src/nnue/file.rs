@@ -199,20 +199,15 @@ impl Network {
         Ok(network)
     }
 
-    /// Reads a network file.
-    /// Reads a network file. At most one byte more than the largest network is read, so a
-    /// path to something endless (`/dev/zero`) or huge is refused by its length, not read.
+    /// Reads a network file: a regular file of at most the largest network's length, so a
+    /// FIFO, a device (`/dev/zero`) or a huge file is refused unread ([`crate::files::read`]).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        use std::io::Read;
-        let io = |e: std::io::Error| NetworkError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let largest = file_size(MAX_HIDDEN);
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|file| file.take(largest as u64 + 1).read_to_end(&mut bytes))
-            .map_err(io)?;
+        let bytes = crate::files::read(path, file_size(MAX_HIDDEN) as u64).map_err(|e| {
+            NetworkError::Io {
+                path: e.path.display().to_string(),
+                message: e.problem.to_string(),
+            }
+        })?;
         Network::from_bytes(&bytes)
     }
 
@@ -236,6 +231,11 @@ impl Network {
         bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         bytes
+    }
+
+    /// The length of the file of a network with `hidden` units (a trainer reserves it).
+    pub fn file_len(hidden: usize) -> usize {
+        file_size(hidden)
     }
 
     /// Units in the first layer (per side).

@@ -239,13 +239,33 @@ fn the_embedded_network_loads_and_evaluates_within_bounds() {
     assert!(value.abs() < 200, "the start is about level: {value}");
 }
 
+/// `/dev/zero` never ends and a sparse file can claim 10 GB: both are refused unread, by what
+/// they are and by their length.
 #[test]
-fn an_endless_file_is_refused_by_its_length() {
-    // /dev/zero never ends: the reader must stop, and the first bytes are no magic.
-    let zero = std::path::Path::new("/dev/zero");
-    if zero.exists() {
-        assert_eq!(Network::load(zero), Err(NetworkError::Magic));
-    }
+fn a_device_or_a_huge_file_is_refused_unread() {
+    let refusal = |path: &std::path::Path| match Network::load(path) {
+        Err(NetworkError::Io { message, .. }) => message,
+        other => panic!("{other:?}"),
+    };
+    #[cfg(unix)]
+    assert_eq!(
+        refusal(std::path::Path::new("/dev/zero")),
+        "it is a character device, not a regular file"
+    );
+    let dir = std::env::temp_dir().join(format!("xq-nnue-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let huge = dir.join("huge.nnue");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(10_000_000_000)
+        .unwrap();
+    assert!(
+        refusal(&huge).starts_with("it is larger than "),
+        "{}",
+        refusal(&huge)
+    );
+    assert_eq!(refusal(&dir), "it is a directory, not a regular file");
+    std::fs::remove_dir_all(&dir).unwrap();
     assert!(matches!(
         Network::load(std::path::Path::new("/nonexistent/net.nnue")),
         Err(NetworkError::Io { .. })

@@ -6,7 +6,7 @@
 //!   bytes whatever `--concurrency`, however often it was stopped and started, and a larger
 //!   `--chunks` extends a data set with the chunks a single run would have made.
 //! - **Resumable.** A chunk is written whole to a temporary file, synced and renamed
-//!   (`web::disk::replace`), so a chunk file that exists is complete; a stopped run leaves at
+//!   (`disk::replace`), so a chunk file that exists is complete; a stopped run leaves at
 //!   most a temporary file, removed on the next start, which makes the missing chunks.
 //! - **Checked.** The settings (and a fingerprint of the engine's play) are written to
 //!   `DIR/datagen.txt` by the first run; a later run with other settings, or by an engine that
@@ -15,13 +15,14 @@
 use super::searcher::Searcher;
 use super::selfplay::{self, Config, GameResult};
 use super::{chunk_seed, game_seed, schedule};
+use crate::disk;
 use crate::samples::{self, Sample, HEADER_SIZE};
-use crate::web::disk;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+use xiangqi_engine::files;
 use xiangqi_engine::nnue::Network;
 
 /// The settings of a `--dir` run.
@@ -41,6 +42,8 @@ pub struct ChunkRun {
 
 /// The file in the directory that records the run's settings.
 pub const MANIFEST: &str = "datagen.txt";
+/// The longest manifest read: a few hundred bytes of settings, with room to spare.
+const MAX_MANIFEST_LEN: u64 = 64 << 10;
 
 /// The file name of chunk `chunk`.
 pub fn chunk_name(chunk: u64) -> String {
@@ -105,9 +108,9 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let wanted = manifest(run, engine_fingerprint(run.config.network.clone())?);
     let manifest_path = dir.join(MANIFEST);
-    match std::fs::read_to_string(&manifest_path) {
-        Ok(found) => compare_manifests(dir, &found, &wanted)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    match files::read(&manifest_path, MAX_MANIFEST_LEN) {
+        Ok(found) => compare_manifests(dir, &String::from_utf8_lossy(&found), &wanted)?,
+        Err(e) if e.is_not_found() => {
             if let Some(name) = chunk_files(dir)?.first() {
                 bail!(
                     "{} holds {name} but no {MANIFEST}: its settings are unknown; use another \
@@ -115,9 +118,9 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
                     dir.display()
                 );
             }
-            disk::replace(&manifest_path, wanted.as_bytes()).map_err(|e| anyhow!("{e}"))?;
+            disk::replace(&manifest_path, wanted.as_bytes())?;
         }
-        Err(e) => return Err(e).context(format!("cannot read {}", manifest_path.display())),
+        Err(e) => return Err(e.into()),
     }
     disk::remove_stale_temps(dir);
     let mut missing = Vec::new();
@@ -208,8 +211,7 @@ fn check_chunk(path: &Path, chunk_games: u32) -> Result<()> {
         )
     };
     let mut head = Vec::with_capacity(HEADER_SIZE);
-    let mut file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut file = files::open(path)?;
     let len = file.metadata()?.len();
     file.by_ref()
         .take(HEADER_SIZE as u64)
@@ -285,7 +287,7 @@ pub fn generate(
             done.positions = samples.len();
             let path = dir.join(chunk_name(done.chunk));
             let bytes = samples::encode_file(&samples, run.chunk_games);
-            disk::replace(&path, &bytes).map_err(|e| anyhow!("{e}"))?;
+            disk::replace(&path, &bytes)?;
             samples.clear();
             let finished = std::mem::take(&mut done);
             progress(&finished)

@@ -7,14 +7,15 @@
 //! ```
 //!
 //! The games are written in their order, game *i* seeded by [`game_seed`]`(seed, i)`: the file
-//! is a function of the arguments alone, whatever `--concurrency`. A game is written (and
-//! flushed) as soon as it and all before it are done, so a run stopped with Ctrl-C leaves a
-//! file of whole games.
+//! is a function of the arguments alone, whatever `--concurrency`. They go to a temporary file
+//! beside `FILE` ([`disk::NewFile`]), which replaces `FILE` once the last game is written: a
+//! full disk, an error or Ctrl-C leaves an older `FILE` as it was.
 
 use super::game_seed;
 use super::schedule;
 use super::searcher::Searcher;
 use super::selfplay::{self, Config, GameResult, PlayedGame};
+use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -90,8 +91,7 @@ pub fn run(run: &Run, out: &Path) -> Result<()> {
     if run.games == 0 {
         bail!("--games must be at least 1");
     }
-    let mut file =
-        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut file = disk::NewFile::create(out)?;
     let started = Instant::now();
     let mut totals = Totals::default();
     generate(run, &mut file, |index, game| {
@@ -116,8 +116,8 @@ pub fn run(run: &Run, out: &Path) -> Result<()> {
             per_game,
             left / 60.0,
         );
-    })
-    .with_context(|| format!("writing {}", out.display()))?;
+    })?;
+    file.commit()?;
     eprintln!(
         "done: {} games, {} positions in {:.1} s",
         totals.games,

@@ -244,6 +244,11 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         }
         _ => Vec::new(),
     };
+    if let Some(path) = &args.pgn {
+        // Appending nothing: a --pgn that is a FIFO, a device or in a missing folder is
+        // refused before the first game, not after it.
+        crate::disk::append(path, b"")?;
+    }
     // Start every engine once, so a wrong path or protocol fails now with a clear message.
     for spec in &cfg.engines {
         EngineProcess::start(spec, cfg.process)
@@ -280,8 +285,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
                 time_control,
                 date: date.clone(),
             };
-            pgn_out::append(path, played, &tags)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            pgn_out::append(path, played, &tags)?;
         }
         Ok(())
     })?;

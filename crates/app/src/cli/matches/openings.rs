@@ -39,9 +39,12 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
     }
 }
 
+/// The largest openings file read: 64 MiB, about a million openings.
+const MAX_FILE_LEN: u64 = 64 << 20;
+
 /// Reads an openings file (UTF-8).
 pub fn load_openings(path: &Path) -> Result<Vec<Opening>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = xiangqi_engine::files::read(path, MAX_FILE_LEN)?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     let openings = parse_openings(&text).with_context(|| format!("{}", path.display()))?;

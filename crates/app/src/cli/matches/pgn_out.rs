@@ -3,8 +3,7 @@
 //! reason the game ended after the last move's comment (`{-M1/3 0.015s, checkmate}`).
 
 use super::game_runner::{MoveNote, PlayedGame};
-use std::fs::OpenOptions;
-use std::io::Write;
+use crate::disk::{self, DiskError};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 use xiangqi::pgn::{GameRecord, IccsCodec, RecordMove};
@@ -72,13 +71,12 @@ pub fn to_record(game: &PlayedGame, tags: &GameTags<'_>) -> GameRecord {
     record
 }
 
-/// Appends the game to the PGN file at `path` (created if missing).
-pub fn append(path: &Path, game: &PlayedGame, tags: &GameTags<'_>) -> std::io::Result<()> {
+/// Appends the game to the PGN file at `path` (a regular file, created if missing). One write
+/// per game, a blank line after it, so games from one run never interleave; a write that fails
+/// (a full disk) leaves the file as it was, whole games only ([`disk::append`]).
+pub fn append(path: &Path, game: &PlayedGame, tags: &GameTags<'_>) -> Result<(), DiskError> {
     let text = write_pgn(&to_record(game, tags), &IccsCodec, "ICCS");
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-    // One write per game, a blank line after it, so games from one run never interleave.
-    file.write_all(format!("{text}\n").as_bytes())?;
-    file.flush()
+    disk::append(path, format!("{text}\n").as_bytes())
 }
 
 /// Today's date (UTC) as PGN writes it, `yyyy.mm.dd`.

@@ -14,6 +14,9 @@ use std::path::Path;
 use xiangqi::pgn::{read_pgn, GameRecord, IccsCodec};
 use xiangqi::Color;
 
+/// The largest PGN file read to resume: 1 GiB, several hundred thousand games.
+const MAX_FILE_LEN: u64 = 1 << 30;
+
 /// A game of the schedule that the file already holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DoneGame {
@@ -31,10 +34,10 @@ pub fn load(
     openings: &[Opening],
     names: &[&str],
 ) -> Result<Vec<DoneGame>> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match xiangqi_engine::files::read(path, MAX_FILE_LEN) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) if e.is_not_found() => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
     };
     let records =
         read_pgn(&bytes, &IccsCodec).with_context(|| format!("cannot read {}", path.display()))?;

@@ -26,8 +26,10 @@
 use super::adam::Adam;
 use super::model::Model;
 use super::trainer::{Best, State};
+use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
+use xiangqi_engine::files;
 
 const MAGIC: &[u8; 8] = b"XQTRAIN\n";
 const VERSION: u32 = 2;
@@ -124,27 +126,33 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
     Ok((settings, state))
 }
 
-/// Writes the checkpoint to `path` through a temporary file renamed over it, so a kill while
-/// writing leaves the previous checkpoint whole.
+/// Writes the checkpoint to `path` through a temporary file renamed over it
+/// ([`disk::replace`]), so a kill or a full disk while writing leaves the previous checkpoint
+/// whole.
 pub fn save(path: &Path, settings: &str, state: &State) -> Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = std::path::PathBuf::from(temporary);
-    std::fs::write(&temporary, encode(settings, state))
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| {
-        format!(
-            "cannot rename {} to {}",
-            temporary.display(),
-            path.display()
-        )
-    })
+    Ok(disk::replace(path, &encode(settings, state))?)
 }
+
+/// The most bytes a checkpoint of a network of `hidden` units can have: its fixed fields, a
+/// settings text of at most [`MAX_SETTINGS_LEN`] bytes, three floats per parameter and the
+/// best epoch's network file (two bytes per parameter at most), so that a wrong path
+/// (`/dev/zero` was read until the memory ran out) or a huge file is refused unread.
+pub fn max_len(hidden: usize) -> u64 {
+    (256 + MAX_SETTINGS_LEN + 14 * Model::size(hidden)) as u64
+}
+
+/// The longest settings text a checkpoint is read with (a dozen short lines are written).
+const MAX_SETTINGS_LEN: usize = 64 << 10;
 
 /// Reads the checkpoint at `path` (see [`decode`]).
 pub fn load(path: &Path, hidden: usize) -> Result<(String, State)> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+    let bytes = files::read(path, max_len(hidden)).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read the checkpoint {}: {}",
+            path.display(),
+            e.problem
+        )
+    })?;
     decode(&bytes, hidden).with_context(|| format!("checkpoint {}", path.display()))
 }
 

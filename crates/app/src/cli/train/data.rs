@@ -27,6 +27,14 @@ pub fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             files.extend(chunks);
         } else if path.is_file() {
             files.push(path.clone());
+        } else if let Some(what) = std::fs::metadata(path)
+            .ok()
+            .and_then(|m| xiangqi_engine::files::not_regular(m.file_type()))
+        {
+            bail!(
+                "--data {}: it is {what}, not a directory or a regular file",
+                path.display()
+            );
         } else {
             bail!("--data {}: no such directory or file", path.display());
         }
@@ -224,7 +232,7 @@ fn red_input_table(input: impl Fn(Piece, Square) -> usize) -> Vec<u16> {
 /// Reads one chunk file into positions; errors name the file (and, for a corrupt file, the
 /// byte).
 fn read_one(path: &Path) -> Result<Positions> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = xiangqi_engine::files::read(path, crate::samples::MAX_FILE_LEN)?;
     let what = || format!("{} is not a valid sample file", path.display());
     let header = decode_header(&bytes).with_context(what)?;
     let file = decode_file(&bytes).with_context(what)?;

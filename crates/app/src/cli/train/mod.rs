@@ -32,15 +32,16 @@ pub mod progress;
 pub mod shards;
 pub mod trainer;
 
+use crate::disk;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use data::Positions;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use trainer::{Settings, State};
 use xiangqi::Position;
-use xiangqi_engine::nnue::MAX_HIDDEN;
+use xiangqi_engine::nnue::{Network, MAX_HIDDEN};
 
 /// Arguments of `train`.
 #[derive(Args, Clone, Debug)]
@@ -338,46 +339,33 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     Ok((settings, text, state))
 }
 
-/// The temporary file `--out` is written through (then renamed over it).
-fn temporary_out(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".tmp");
-    PathBuf::from(name)
-}
-
-/// Checks, before any work, that `--out` can be written: a training must not run for hours
-/// and then fail to save its network. Creates and removes the temporary file it will use.
-fn check_out(out: &Path) -> Result<()> {
-    if out.is_dir() {
-        bail!("--out {} is a directory; name a file", out.display());
-    }
-    let temporary = temporary_out(out);
-    std::fs::write(&temporary, b"")
-        .with_context(|| format!("--out {}: cannot write there", out.display()))?;
-    // Only a probe: the write proved the place writable.
-    let _ = std::fs::remove_file(&temporary);
-    Ok(())
-}
-
-/// Writes the network to `out` through a temporary file renamed over it, so a failure leaves
-/// any earlier file there whole.
-fn write_out(out: &Path, network: &[u8]) -> Result<()> {
-    let temporary = temporary_out(out);
-    std::fs::write(&temporary, network)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, out)
-        .with_context(|| format!("cannot rename {} to {}", temporary.display(), out.display()))
+/// Takes the room of the network file beside `--out` before any work ([`disk::NewFile`]):
+/// a training must not run for hours and then fail to save its network, nor find only then
+/// that `--out` is a FIFO or a device. The file is written over with the network at the end.
+fn reserve_out(out: &Path, hidden: usize) -> Result<disk::NewFile> {
+    let mut file = disk::NewFile::create(out)?;
+    file.reserve(Network::file_len(hidden) as u64)?;
+    Ok(file)
 }
 
 /// Trains as `args` say; `stdout` gets the header and one line per epoch.
 pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcome> {
     check(args)?;
-    if args.stop_after.is_none_or(|stop| stop >= args.epochs) {
-        check_out(&args.out)?;
+    let out = match args.stop_after {
+        Some(stop) if stop < args.epochs => None,
+        _ => Some(reserve_out(&args.out, args.hidden)?),
+    };
+    if let Some(path) = &args.checkpoint {
+        disk::check_target(path)?;
     }
     let started = Instant::now();
     let data = read_data(args)?;
     let (settings, text, mut state) = start(args, &data)?;
+    if let (Some(path), false) = (&args.checkpoint, args.resume) {
+        // The first checkpoint, before the first epoch: a disk without room for one is found
+        // now, not an epoch later.
+        checkpoint::save(path, &text, &state)?;
+    }
     let k = settings.k;
     let (train, validation) = (&data.train, &data.validation);
     let train_targets = trainer::targets(train, k, args.lambda);
@@ -433,7 +421,7 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         reports.push(report);
     }
     let last = state.model.to_network()?.to_bytes();
-    if state.epochs_done < args.epochs {
+    let Some(mut out) = out.filter(|_| state.epochs_done == args.epochs) else {
         eprintln!(
             "stopped after epoch {} of {}: resume with --resume",
             state.epochs_done, args.epochs
@@ -443,7 +431,7 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
             epochs: reports,
             network: last,
         });
-    }
+    };
     let (network, which) = match &state.best {
         Some(best) if !args.last_epoch => (
             best.network.clone(),
@@ -454,7 +442,8 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
         ),
         _ => (last, format!("the last epoch, {}", args.epochs)),
     };
-    write_out(&args.out, &network)?;
+    out.write_all(&network)?;
+    out.commit()?;
     eprintln!(
         "wrote {} ({} units; {which}) in {}",
         args.out.display(),

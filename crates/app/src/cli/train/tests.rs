@@ -352,9 +352,12 @@ fn bad_input_gives_errors_that_say_what_is_wrong() {
     // An --out that cannot be written is refused before any work.
     a.out = dir.join("missing").join("net.nnue");
     let e = error(&a);
-    assert!(e.contains("--out") && e.contains("cannot write"), "{e}");
+    assert!(
+        e.starts_with("could not save") && e.contains("its folder does not exist"),
+        "{e}"
+    );
     a.out = dir.clone();
-    assert!(error(&a).contains("is a directory"), "{}", error(&a));
+    assert!(error(&a).contains("it is a directory"), "{}", error(&a));
     a.out = out.clone();
     // A corrupt chunk: the error names the file and the byte.
     let chunk = dir.join("chunk-000000.samples");
@@ -445,4 +448,134 @@ fn file_flips_mirror_the_board_and_split_each_position_over_the_epochs() {
     assert!((4_700..5_300).contains(&flipped_first), "{flipped_first}");
     assert!((0..10_000).all(|i| flipped(7, 0, i) != flipped(7, 1, i)));
     assert!((0..10_000).all(|i| flipped(7, 2, i) == flipped(7, 0, i)));
+}
+
+/// The program's own files and temporary files in `dir`: what a failed run must not leave.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|item| item.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with("chunk-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// On a full disk the network's room is not there: the training stops before its first epoch
+/// (it once trained every epoch, then lost the network), and leaves no temporary file.
+#[test]
+fn a_full_disk_is_found_before_the_first_epoch() {
+    let dir = data_dir("full", 2, 2);
+    let out = dir.join("net.nnue");
+    std::fs::write(&out, b"an older network").unwrap();
+    crate::disk::faults::fill(&dir);
+    let mut stdout = Vec::new();
+    let result = train(&args(&dir, &out), &mut stdout);
+    crate::disk::faults::clear(&dir);
+    let e = format!("{:#}", result.unwrap_err());
+    assert_eq!(
+        e,
+        format!(
+            "could not save {}: the disk is full (injected by a test)",
+            out.display()
+        )
+    );
+    assert!(stdout.is_empty(), "{}", String::from_utf8_lossy(&stdout));
+    assert_eq!(std::fs::read(&out).unwrap(), b"an older network");
+    assert_eq!(file_names(&dir), ["net.nnue"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--out` and `--checkpoint` naming a FIFO are refused before any work, and the FIFO stays a
+/// FIFO (a rename once put a file in its place, as it would have put one in place of
+/// `/dev/null`).
+#[test]
+#[cfg(unix)]
+fn outputs_that_are_not_files_are_refused_before_any_work() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = data_dir("fifo", 2, 2);
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let is_fifo = || {
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    };
+    let expected = format!(
+        "could not save {}: it is a FIFO, not a regular file",
+        fifo.display()
+    );
+    let mut stdout = Vec::new();
+    let e = train(&args(&dir, &fifo), &mut stdout).unwrap_err();
+    assert_eq!(format!("{e:#}"), expected);
+    assert!(stdout.is_empty() && is_fifo());
+    let mut a = args(&dir, &dir.join("net.nnue"));
+    a.checkpoint = Some(fifo.clone());
+    let e = train(&a, &mut stdout).unwrap_err();
+    assert_eq!(format!("{e:#}"), expected);
+    assert!(stdout.is_empty() && is_fifo());
+    assert_eq!(file_names(&dir), ["fifo"], "no network, no temporary file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A checkpoint far longer than any of its network's size is refused unread (`/dev/zero` was
+/// read until the memory ran out, a sparse 10 GB file would have been read whole).
+#[test]
+fn a_checkpoint_too_large_for_its_network_is_refused_unread() {
+    let dir = data_dir("huge-checkpoint", 2, 2);
+    let checkpoint = dir.join("train.ckpt");
+    std::fs::File::create(&checkpoint)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let mut a = args(&dir, &dir.join("net.nnue"));
+    a.checkpoint = Some(checkpoint.clone());
+    a.resume = true;
+    let e = format!("{:#}", run_quietly(&a).unwrap_err());
+    assert_eq!(
+        e,
+        format!(
+            "cannot read the checkpoint {}: it is larger than {} bytes",
+            checkpoint.display(),
+            checkpoint::max_len(16)
+        )
+    );
+    // `/dev/zero` was read until the memory ran out: as an output it is refused at once.
+    #[cfg(unix)]
+    {
+        a.checkpoint = Some(PathBuf::from("/dev/zero"));
+        let e = format!("{:#}", run_quietly(&a).unwrap_err());
+        assert_eq!(
+            e,
+            "could not save /dev/zero: it is a character device, not a regular file"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A chunk file beyond the largest sample file is refused by its length before it is read (a
+/// sparse 10 GB one was read whole).
+#[test]
+fn a_chunk_beyond_the_largest_sample_file_is_refused_unread() {
+    let dir = data_dir("huge-chunk", 2, 2);
+    let chunk = dir.join("chunk-000001.samples");
+    std::fs::File::create(&chunk)
+        .unwrap()
+        .set_len(crate::samples::MAX_FILE_LEN + 1)
+        .unwrap();
+    let e = format!(
+        "{:#}",
+        run_quietly(&args(&dir, &dir.join("net.nnue"))).unwrap_err()
+    );
+    assert_eq!(
+        e,
+        format!(
+            "cannot read {}: it is larger than 1073741824 bytes",
+            chunk.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

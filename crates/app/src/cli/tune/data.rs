@@ -2,9 +2,14 @@
 //! the result being Red's share of the points (1.0 win, 0.5 draw, 0.0 loss). Blank lines and
 //! lines starting with `#` are skipped. Errors name the file and line.
 
+use crate::protocol::input::{read_line, Read};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use xiangqi::{FenError, Position};
+use xiangqi_engine::files::{self, ReadError};
+
+/// The longest line read, in bytes: a FEN, a result and a score take about 100.
+pub const MAX_LINE_LEN: usize = 4096;
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -20,6 +25,9 @@ pub struct Sample {
 /// What is wrong with a data file.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
+    /// The file could not be opened (it is not there, not a regular file, …).
+    #[error(transparent)]
+    Open(#[from] ReadError),
     /// The file could not be read.
     #[error("cannot read {}: {source}", file.display())]
     Io {
@@ -27,6 +35,17 @@ pub enum DataError {
         file: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// A line longer than [`MAX_LINE_LEN`], or not UTF-8 text: not a data line, and likely
+    /// not a data file.
+    #[error("{}:{line}: {why}", file.display())]
+    Line {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
     },
     /// A line without two or three `;`-separated fields.
     #[error("{}:{line}: expected FEN;result;score, found {fields} field(s)", file.display())]
@@ -109,19 +128,32 @@ fn parse_line(file: &Path, number: usize, text: &str) -> Result<Sample, DataErro
 /// `limit` samples.
 pub fn read_samples(
     file: &Path,
-    reader: impl BufRead,
+    mut reader: impl BufRead,
     limit: usize,
     out: &mut Vec<Sample>,
 ) -> Result<(), DataError> {
-    for (index, line) in reader.lines().enumerate() {
+    let mut buf = Vec::new();
+    for index in 0.. {
         if out.len() >= limit {
             break;
         }
-        let line = line.map_err(|source| DataError::Io {
+        let read =
+            read_line(&mut reader, &mut buf, MAX_LINE_LEN).map_err(|source| DataError::Io {
+                file: file.to_path_buf(),
+                source,
+            })?;
+        let bad_line = |why: String| DataError::Line {
             file: file.to_path_buf(),
-            source,
-        })?;
-        let text = line.trim();
+            line: index + 1,
+            why,
+        };
+        let text = match read {
+            Read::End => break,
+            Read::TooLong => return Err(bad_line(format!("longer than {MAX_LINE_LEN} bytes"))),
+            Read::Line => std::str::from_utf8(&buf)
+                .map_err(|_| bad_line("not UTF-8 text".to_owned()))?
+                .trim(),
+        };
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
@@ -134,10 +166,8 @@ pub fn read_samples(
 pub fn read_files(files: &[PathBuf], limit: usize) -> Result<Vec<Sample>, DataError> {
     let mut samples = Vec::new();
     for file in files {
-        let opened = std::fs::File::open(file).map_err(|source| DataError::Io {
-            file: file.clone(),
-            source,
-        })?;
+        // Read a line at a time, each of at most `MAX_LINE_LEN` bytes.
+        let opened = files::open(file)?;
         read_samples(file, std::io::BufReader::new(opened), limit, &mut samples)?;
     }
     Ok(samples)
@@ -201,6 +231,20 @@ mod tests {
         let mut out = Vec::new();
         read_samples(Path::new("d"), text.as_bytes(), 2, &mut out).unwrap();
         assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn a_line_too_long_or_not_text_is_refused_by_its_number() {
+        let fen = xiangqi::START_FEN;
+        let long = "x".repeat(MAX_LINE_LEN + 1);
+        assert_eq!(
+            error(&format!("{fen};1.0\n{long}\n")),
+            "d.txt:2: longer than 4096 bytes"
+        );
+        let mut out = Vec::new();
+        let bytes = b"# a comment\n\xff\xfe;1.0\n";
+        let err = read_samples(Path::new("d.txt"), &bytes[..], 10, &mut out).unwrap_err();
+        assert_eq!(err.to_string(), "d.txt:2: not UTF-8 text");
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub mod parallel;
 pub mod report;
 pub mod sigmoid;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use data::Sample;
 use linear::Linear;
@@ -236,6 +236,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must be from 0 to 1");
     }
+    // Before the work, not after it: --out must be a regular file or nothing.
+    crate::disk::check_target(&args.out)?;
     let threads = args
         .threads
         .unwrap_or_else(parallel::default_threads)
@@ -301,8 +303,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     }
     out!("{}", report::changes(&DEFAULT_WEIGHTS, &tuned.weights));
     let file = report::tuned_file(&DEFAULT_WEIGHTS, &tuned.weights, &summary);
-    std::fs::write(&args.out, file)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    crate::disk::replace(&args.out, file.as_bytes())?;
     eprintln!(
         "wrote {} in {:.1} s",
         args.out.display(),

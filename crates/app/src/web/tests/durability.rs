@@ -1,9 +1,9 @@
 //! Acknowledged means durable: a change answered with 2xx is on disk; one that cannot be saved
 //! is refused and leaves the game as it was, in memory and on disk; a deleted game stays deleted.
 
-use super::super::disk::faults;
 use super::super::game::MAX_PLIES;
 use super::{assert_error, plies, Test};
+use crate::disk::faults;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::io::ErrorKind;
