@@ -8,7 +8,7 @@
 //!
 //! The games are written in their order, game *i* seeded by [`game_seed`]`(seed, i)`: the file
 //! is a function of the arguments alone, whatever `--concurrency`. They go to a temporary file
-//! beside `FILE` ([`disk::NewFile`]), which replaces `FILE` once the last game is written: a
+//! beside `FILE` (`disk::NewFile`), which replaces `FILE` once the last game is written: a
 //! full disk, an error or Ctrl-C leaves an older `FILE` as it was.
 
 use super::game_seed;

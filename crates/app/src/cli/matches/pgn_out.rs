@@ -73,7 +73,7 @@ pub fn to_record(game: &PlayedGame, tags: &GameTags<'_>) -> GameRecord {
 
 /// Appends the game to the PGN file at `path` (a regular file, created if missing). One write
 /// per game, a blank line after it, so games from one run never interleave; a write that fails
-/// (a full disk) leaves the file as it was, whole games only ([`disk::append`]).
+/// (a full disk) leaves the file as it was, whole games only (`disk::append`).
 pub fn append(path: &Path, game: &PlayedGame, tags: &GameTags<'_>) -> Result<(), DiskError> {
     let text = write_pgn(&to_record(game, tags), &IccsCodec, "ICCS");
     disk::append(path, format!("{text}\n").as_bytes())

@@ -127,14 +127,14 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
 }
 
 /// Writes the checkpoint to `path` through a temporary file renamed over it
-/// ([`disk::replace`]), so a kill or a full disk while writing leaves the previous checkpoint
+/// (`disk::replace`), so a kill or a full disk while writing leaves the previous checkpoint
 /// whole.
 pub fn save(path: &Path, settings: &str, state: &State) -> Result<()> {
     Ok(disk::replace(path, &encode(settings, state))?)
 }
 
 /// The most bytes a checkpoint of a network of `hidden` units can have: its fixed fields, a
-/// settings text of at most [`MAX_SETTINGS_LEN`] bytes, three floats per parameter and the
+/// settings text of at most `MAX_SETTINGS_LEN` bytes, three floats per parameter and the
 /// best epoch's network file (two bytes per parameter at most), so that a wrong path
 /// (`/dev/zero` was read until the memory ran out) or a huge file is refused unread.
 pub fn max_len(hidden: usize) -> u64 {
