@@ -29,7 +29,8 @@ use super::error::ApiError;
 use super::game::{lock, Human, Refusal, SharedGame, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
-use super::search::{self, JobKind};
+use super::job::JobKind;
+use super::search;
 use super::store::{is_valid_id, new_id};
 use super::view::{outcome_view, view, GameView, OutcomeView, Summary};
 use super::AppState;
@@ -143,7 +144,7 @@ impl From<Refusal> for ApiError {
 }
 
 /// The game with this id (read back from disk if it was unloaded), noted as seen: its page is
-/// still there (see `search::ABANDONED_AFTER`).
+/// still there (see `pool::ABANDONED_AFTER`).
 fn find(state: &AppState, id: &str) -> Result<SharedGame, ApiError> {
     if !is_valid_id(id) {
         return Err(ApiError::no_game(id));

@@ -9,7 +9,9 @@
 
 use super::clock::{Clock, Flagged, TimeControl, TimeLeft};
 use super::ending::Ending;
-use super::search::{Analysis, JobKind, Review};
+use super::job::{Job, JobKind};
+use super::report::Analysis;
+use super::review::Review;
 use crate::disk::DiskError;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -119,15 +121,6 @@ impl From<&DiskError> for SaveFailure {
             message: error.message.clone(),
         }
     }
-}
-
-/// The running engine job of a game, if any.
-#[derive(Debug)]
-pub struct Job {
-    /// What it does.
-    pub kind: JobKind,
-    /// Set to stop it; a stopped job changes nothing.
-    pub cancel: Arc<AtomicBool>,
 }
 
 /// What the game file records.
@@ -725,10 +718,7 @@ impl WebGame {
             cancel: Arc::clone(&cancel),
         });
         if kind == JobKind::Review {
-            self.review = Some(Review {
-                total: self.rec.game.len() + 1,
-                ..Review::default()
-            });
+            self.review = Some(Review::new(self.rec.game.len()));
         }
         cancel
     }

@@ -10,7 +10,7 @@
 //! | `POST /api/lab/eval` | `{fen}`: every term of both evaluations, Red, Black and the difference |
 //! | `POST /api/lab/cancel` | `{client}`: stops that page's run |
 //!
-//! Runs and trees wait for a background slot of the [`SearchPool`](super::search::SearchPool)
+//! Runs and trees wait for a background slot of the [`SearchPool`](super::pool::SearchPool)
 //! (the analyses' and reviews'), then search on a blocking thread, never on the async runtime.
 //! At most [`MAX_RUNS`] are in progress at once; more are refused (503, `busy`). Each has a stop
 //! flag: a page names itself with a `client` token, and its next run, or `cancel` (sent when the

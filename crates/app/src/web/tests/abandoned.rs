@@ -3,7 +3,7 @@
 //! than the server queues are refused as busy.
 
 use super::super::lab::MAX_RUNS;
-use super::super::search::{SearchPool, MAX_WAITING_BACKGROUND};
+use super::super::pool::{SearchPool, MAX_WAITING_BACKGROUND};
 use super::super::{app, game, server, AppState};
 use super::{assert_error, call_app, TempDir, Test};
 use axum::http::StatusCode;

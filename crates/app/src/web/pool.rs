@@ -1,0 +1,339 @@
+//! The engines the web server searches with: a bounded pool of slots (those a person waits for
+//! apart from the background ones), engines lent for a job and given back, and a bound on the
+//! background jobs waiting for a slot.
+
+use super::game::lock;
+use super::job::JobKind;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use xiangqi_engine::strength::Strength;
+use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult};
+
+/// Whose searches filled an engine's hash table and move-ordering history. A weakened
+/// computer player must not inherit what a full-strength search found (a hint, an analysis,
+/// another game, another level): its node-limited search would take those deep results from
+/// the table and play above its level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The computer player of one game at one level.
+    Computer {
+        /// The game's id.
+        game: String,
+        /// The level it plays at.
+        level: u8,
+    },
+    /// Full-strength jobs (analysis, hints, draw offers, reviews) of any game: they may use
+    /// anything an engine has learned.
+    Full,
+}
+
+/// An engine waiting in the pool, with the owner of what it has learned.
+struct Idle {
+    engine: Engine,
+    owner: Owner,
+}
+
+/// Most analyses and reviews (of all games together) that may wait for a background slot;
+/// more are refused as busy rather than queued for minutes. Each game has one job at most.
+pub const MAX_WAITING_BACKGROUND: usize = 16;
+/// An analysis or review whose game nobody has asked about for this long is stopped: its page
+/// is gone without saying so (closed by a crash, a lost network). The page asks four times a
+/// second while a job runs; a browser slows a hidden page's timers to once a minute at most.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(90);
+
+/// A bounded set of engines. Each search holds a permit; further searches wait.
+pub struct SearchPool {
+    /// Slots of the jobs a person waits for.
+    foreground: Arc<Semaphore>,
+    /// Slots of the long jobs ([`JobKind::is_background`]).
+    background: Arc<Semaphore>,
+    /// Background jobs waiting for a slot.
+    waiting: Arc<AtomicUsize>,
+    engines: Mutex<Vec<Idle>>,
+    hash_mb: usize,
+    /// See [`ABANDONED_AFTER`] (tests shorten it).
+    abandoned_after: Duration,
+}
+
+/// A background job's place in the queue for a slot, given up when dropped.
+pub struct QueuePlace(Arc<AtomicUsize>);
+
+impl Drop for QueuePlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A background job refused because [`MAX_WAITING_BACKGROUND`] already wait.
+#[derive(Debug)]
+pub struct Busy;
+
+impl std::fmt::Display for Busy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the server is busy: {MAX_WAITING_BACKGROUND} analyses and reviews wait already; \
+             try again in a moment"
+        )
+    }
+}
+
+impl SearchPool {
+    /// A pool that runs at most `slots` searches a person waits for and `slots` background
+    /// searches at once, each with a `hash_mb` table.
+    pub fn new(slots: usize, hash_mb: usize) -> Arc<SearchPool> {
+        SearchPool::with_abandon_time(slots, hash_mb, ABANDONED_AFTER)
+    }
+
+    /// [`SearchPool::new`] stopping unwatched background jobs after `abandoned_after`.
+    pub fn with_abandon_time(
+        slots: usize,
+        hash_mb: usize,
+        abandoned_after: Duration,
+    ) -> Arc<SearchPool> {
+        Arc::new(SearchPool {
+            foreground: Arc::new(Semaphore::new(slots.max(1))),
+            background: Arc::new(Semaphore::new(slots.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            engines: Mutex::new(Vec::new()),
+            hash_mb,
+            abandoned_after,
+        })
+    }
+
+    /// How long a background job's game may go unwatched before the job is stopped.
+    pub fn abandoned_after(&self) -> Duration {
+        self.abandoned_after
+    }
+
+    /// A place in the queue for a background slot, or [`Busy`] when the queue is full; `None`
+    /// for the jobs a person waits for, which always queue (a game has one at a time).
+    pub fn queue_place(&self, kind: JobKind) -> Result<Option<QueuePlace>, Busy> {
+        if !kind.is_background() {
+            return Ok(None);
+        }
+        let taken = self
+            .waiting
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < MAX_WAITING_BACKGROUND).then_some(n + 1)
+            });
+        match taken {
+            Ok(_) => Ok(Some(QueuePlace(Arc::clone(&self.waiting)))),
+            Err(_) => Err(Busy),
+        }
+    }
+
+    /// Waits for a free slot of `kind`'s budget and lends an engine for `owner`'s searches: the
+    /// one it used last if that is free, else another, emptied first (a new game) when `owner`
+    /// is a computer player and the engine learned from someone else.
+    pub async fn lease(self: &Arc<Self>, kind: JobKind, owner: Owner) -> Option<Lease> {
+        let slots = if kind.is_background() {
+            &self.background
+        } else {
+            &self.foreground
+        };
+        let permit = Arc::clone(slots).acquire_owned().await.ok()?;
+        let idle = {
+            let mut engines = lock(&self.engines);
+            match engines.iter().rposition(|idle| idle.owner == owner) {
+                Some(i) => Some(engines.remove(i)),
+                None => engines.pop(),
+            }
+        };
+        let engine = match idle {
+            Some(mut idle) => {
+                if idle.owner != owner && owner != Owner::Full {
+                    idle.engine.new_game();
+                }
+                idle.engine
+            }
+            None => Engine::new(EngineOptions {
+                hash_mb: self.hash_mb,
+                threads: 1,
+                move_overhead: Duration::ZERO,
+                // Each job says whether it wants the book (see `Lease::use_book`).
+                own_book: false,
+                ..EngineOptions::default()
+            }),
+        };
+        Some(Lease {
+            engine: Some(engine),
+            owner,
+            pool: Arc::clone(self),
+            _permit: permit,
+        })
+    }
+}
+
+impl SearchPool {
+    /// Waits for a free background slot without borrowing an engine: the search laboratory's
+    /// runs, which search with their own code (`super::lab`), count against the same budget as
+    /// analyses and reviews. The slot is free again when the permit is dropped.
+    pub async fn background_slot(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.background).acquire_owned().await.ok()
+    }
+}
+
+/// An engine lent by the pool, given back (with its slot) when dropped.
+pub struct Lease {
+    engine: Option<Engine>,
+    owner: Owner,
+    pool: Arc<SearchPool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Lease {
+    /// Whether the next searches may answer from the opening book: the computer's moves do,
+    /// for variety; analysis, hints, draw offers and reviews judge positions and do not.
+    pub fn use_book(&mut self, on: bool) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_own_book(on);
+        }
+    }
+
+    /// How much before a clock's end the next searches stop (see [`CLOCK_OVERHEAD`]).
+    pub fn set_overhead(&mut self, overhead: Duration) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_move_overhead(overhead);
+        }
+    }
+
+    /// Searches on the engine's thread, waiting here (a blocking thread, not the runtime) and
+    /// stopping the search when `cancel` is set. `None` if cancelled.
+    pub fn search(
+        &mut self,
+        request: SearchRequest,
+        strength: Option<Strength>,
+        cancel: &AtomicBool,
+        on_info: impl FnMut(&SearchInfo) + Send + 'static,
+    ) -> Option<SearchResult> {
+        let engine = self.engine.as_mut()?;
+        engine.set_strength(strength);
+        let (tx, rx) = mpsc::channel();
+        engine.start(request, on_info, move |result| {
+            let _ = tx.send(result);
+        });
+        let mut stopped = false;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(result) => {
+                    engine.wait();
+                    return (!cancel.load(Ordering::Relaxed)).then_some(result);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if !stopped && cancel.load(Ordering::Relaxed) {
+                        engine.stop();
+                        stopped = true;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    engine.wait();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(mut engine) = self.engine.take() {
+            engine.stop_and_wait();
+            let owner = self.owner.clone();
+            lock(&self.pool.engines).push(Idle { engine, owner });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Position;
+    use xiangqi_engine::Limits;
+
+    impl Lease {
+        /// Whether the lent engine's hash table knows a position one move after `pos` (the
+        /// root itself is not stored).
+        fn knows(&self, pos: &Position) -> bool {
+            let Some(engine) = self.engine.as_ref() else {
+                return false;
+            };
+            pos.legal_moves().iter().any(|&m| {
+                let mut child = pos.clone();
+                child.make_move(m);
+                engine.probe(&child).is_some()
+            })
+        }
+    }
+
+    fn computer(game: &str, level: u8) -> Owner {
+        Owner::Computer {
+            game: game.to_owned(),
+            level,
+        }
+    }
+
+    /// Searches the start position a few plies on the lent engine.
+    fn search_start(lease: &mut Lease) {
+        let limits = Limits {
+            depth: Some(5),
+            movetime: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        let request = SearchRequest::new(Position::startpos(), limits);
+        let cancel = AtomicBool::new(false);
+        assert!(lease.search(request, None, &cancel, |_| {}).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_computer_player_never_inherits_another_owners_searches() {
+        let pool = SearchPool::new(1, 1);
+        let start = Position::startpos();
+        let mut lease = pool.lease(JobKind::Hint, Owner::Full).await.unwrap();
+        search_start(&mut lease);
+        assert!(lease.knows(&start));
+        drop(lease);
+
+        // A weakened player gets the engine emptied, then keeps what it learns itself.
+        let mut lease = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
+        assert!(!lease.knows(&start), "a hint's results reached level 3");
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
+        assert!(lease.knows(&start));
+        drop(lease);
+
+        // Another game, or the same game at another level, starts afresh too.
+        let mut lease = pool.lease(JobKind::Hint, computer("b", 3)).await.unwrap();
+        assert!(!lease.knows(&start));
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(JobKind::Hint, computer("b", 4)).await.unwrap();
+        assert!(!lease.knows(&start));
+        drop(lease);
+
+        // Full-strength jobs take any engine as it is.
+        let mut lease = pool.lease(JobKind::Hint, computer("b", 4)).await.unwrap();
+        search_start(&mut lease);
+        drop(lease);
+        let lease = pool.lease(JobKind::Hint, Owner::Full).await.unwrap();
+        assert!(lease.knows(&start));
+    }
+
+    #[tokio::test]
+    async fn a_player_gets_back_its_own_engine_when_it_is_free() {
+        let pool = SearchPool::new(2, 1);
+        let start = Position::startpos();
+        let mut a = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
+        let b = pool.lease(JobKind::Hint, computer("b", 3)).await.unwrap();
+        search_start(&mut a);
+        // Given back first, so a plain pop would hand out b's engine.
+        drop(a);
+        drop(b);
+        let a = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
+        assert!(a.knows(&start), "game a lost its own engine to game b");
+    }
+}
