@@ -1,5 +1,6 @@
 //! The JSON API: routes, request and response types, handlers. Handlers parse, call the
-//! game's methods ([`super::game::WebGame`]) and render its view.
+//! game's methods ([`super::game::WebGame`], through [`super::entry::GameEntry`]) and render its
+//! view.
 //!
 //! | route | does |
 //! |---|---|
@@ -25,15 +26,17 @@
 //! in minutes (fractions allowed), increment and byo-yomi period in seconds.
 
 use super::clock::TimeControl;
+use super::entry::{lock, GameEntry, SharedGame};
 use super::error::ApiError;
-use super::game::{lock, Human, Refusal, SharedGame, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use super::game::{Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::job::JobKind;
 use super::search;
+use super::state::AppState;
 use super::store::{is_valid_id, new_id};
-use super::view::{outcome_view, view, GameView, OutcomeView, Summary};
-use super::AppState;
+use super::summary::Summary;
+use super::view::{outcome_view, view, GameView, OutcomeView};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
@@ -161,7 +164,7 @@ fn find(state: &AppState, id: &str) -> Result<SharedGame, ApiError> {
 async fn with_game(
     state: Arc<AppState>,
     id: String,
-    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut WebGame) -> Result<bool, ApiError>
+    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut GameEntry) -> Result<bool, ApiError>
         + Send
         + 'static,
 ) -> Result<Json<GameView>, ApiError> {
@@ -184,7 +187,7 @@ async fn act(
     method: impl FnOnce(&mut WebGame, Instant) -> Result<(), Refusal> + Send + 'static,
 ) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, move |_, _, entry| {
-        method(entry, Instant::now())?;
+        entry.change(|game| method(game, Instant::now()))?;
         Ok(true)
     })
     .await
@@ -526,17 +529,21 @@ async fn play_move(
     with_game(state, id, move |_, _, entry| {
         let m = match iccs_move(&text) {
             Some(m) => m,
-            None => xiangqi::parse_move(entry.position(), &text)
+            None => xiangqi::parse_move(entry.game().position(), &text)
                 .map_err(|e| ApiError::rejected("unreadable", e.to_string()))?,
         };
-        entry.play(m, body.version, Instant::now())?;
+        entry.change(|game| game.play(m, body.version, Instant::now()))?;
         Ok(true)
     })
     .await
 }
 
 async fn undo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    act(state, id, WebGame::undo).await
+    with_game(state, id, |_, _, entry| {
+        entry.undo(Instant::now())?;
+        Ok(true)
+    })
+    .await
 }
 
 async fn redo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
@@ -559,7 +566,7 @@ async fn resume(State(state): Shared, GameId(id): GameId) -> Result<Json<GameVie
 fn ask(
     state: &Arc<AppState>,
     shared: &SharedGame,
-    entry: &mut WebGame,
+    entry: &mut GameEntry,
     kind: JobKind,
 ) -> Result<bool, ApiError> {
     if entry.job_kind() == Some(JobKind::Computer) {
@@ -572,8 +579,8 @@ fn ask(
     Ok(false)
 }
 
-fn refuse_if_over(entry: &WebGame) -> Result<(), ApiError> {
-    match entry.ending() {
+fn refuse_if_over(game: &WebGame) -> Result<(), ApiError> {
+    match game.ending() {
         Some(ending) => Err(ApiError::rejected(
             "game_over",
             format!("the game is over ({ending})"),
@@ -584,16 +591,16 @@ fn refuse_if_over(entry: &WebGame) -> Result<(), ApiError> {
 
 async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
-        refuse_if_over(entry)?;
-        if entry.human() == Human::Both {
+        refuse_if_over(entry.game())?;
+        if entry.game().human() == Human::Both {
             return Err(ApiError::rejected(
                 "no_opponent",
                 "there is no computer opponent in this game",
             ));
         }
-        if entry.draw_offer_open() {
+        if entry.game().draw_offer_open() {
             // The computer offered first: a draw offer now is its acceptance.
-            entry.accept_draw_offer(Instant::now())?;
+            entry.change(|game| game.accept_draw_offer(Instant::now()))?;
             return Ok(true);
         }
         ask(state, shared, entry, JobKind::Draw)
@@ -603,7 +610,7 @@ async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<Gam
 
 async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
-        refuse_if_over(entry)?;
+        refuse_if_over(entry.game())?;
         ask(state, shared, entry, JobKind::Hint)
     })
     .await
@@ -611,10 +618,11 @@ async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>
 
 async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
     with_game(state, id, |state, shared, entry| {
-        if entry.game().is_empty() {
+        let game = entry.game();
+        if game.rules().is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
         }
-        if entry.ending().is_none() && entry.human() != Human::Both {
+        if game.ending().is_none() && game.human() != Human::Both {
             return Err(ApiError::rejected(
                 "not_over",
                 "the review is for finished games",
@@ -642,11 +650,14 @@ async fn settings(
 ) -> Result<Json<GameView>, ApiError> {
     let level = body.level.map(|l| check_level(Some(l))).transpose()?;
     with_game(state, id, move |state, shared, entry| {
-        let changed = level.is_some_and(|level| entry.set_level(level));
+        let changed = level.is_some_and(|level| entry.change(|game| game.set_level(level)));
         if let Some(on) = body.analysis {
             entry.set_analysis(on);
             // Asked for now, an analysis the server is too busy for is refused, not promised.
-            if entry.wants_analysis() && entry.job_kind().is_none() && !entry.computer_to_move() {
+            if entry.wants_analysis()
+                && entry.job_kind().is_none()
+                && !entry.game().computer_to_move()
+            {
                 if let Err(busy) = search::start(state, shared, entry, JobKind::Analysis) {
                     entry.set_analysis(false);
                     return Err(ApiError::Busy(busy.to_string()));
@@ -665,10 +676,11 @@ async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, A
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
         entry.cancel_job();
-        let running = entry.clock().is_some_and(|c| c.is_running());
-        if running && entry.ending().is_none() {
+        let game = entry.game();
+        let running = game.clock().is_some_and(|c| c.is_running());
+        if running && game.ending().is_none() {
             state.games.update(&mut entry, |entry| {
-                entry.pause(Instant::now())?;
+                entry.change(|game| game.pause(Instant::now()))?;
                 Ok::<_, ApiError>(((), true))
             })?;
         }
@@ -713,8 +725,8 @@ async fn export_pgn(
         let shared = find(&state, &id)?;
         let entry = lock(&shared);
         Ok((
-            game_file::pgn(&entry, notation, Instant::now()),
-            format!("xiangqi-{}.pgn", entry.id()),
+            game_file::pgn(entry.game(), notation, Instant::now()),
+            format!("xiangqi-{}.pgn", entry.game().id()),
         ))
     })
     .await?;

@@ -1,6 +1,6 @@
 //! The page's files, embedded in the binary: no build step, nothing fetched at run time.
 
-use super::AppState;
+use super::state::AppState;
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -1,5 +1,6 @@
 //! One error type for every API route: a status code and a message, sent as JSON.
 
+use super::limits::BODY_LIMIT;
 use super::store::StoreError;
 use crate::disk::{DiskError, DiskFailure};
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
@@ -207,7 +208,7 @@ fn too_large(status: StatusCode) -> bool {
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         if too_large(rejection.status()) {
-            return ApiError::TooLarge(super::BODY_LIMIT);
+            return ApiError::TooLarge(BODY_LIMIT);
         }
         ApiError::BadRequest(format!("invalid JSON body: {}", rejection.body_text()))
     }
@@ -216,7 +217,7 @@ impl From<JsonRejection> for ApiError {
 impl From<BytesRejection> for ApiError {
     fn from(rejection: BytesRejection) -> Self {
         if too_large(rejection.status()) {
-            return ApiError::TooLarge(super::BODY_LIMIT);
+            return ApiError::TooLarge(BODY_LIMIT);
         }
         ApiError::BadRequest(format!("unreadable body: {}", rejection.body_text()))
     }

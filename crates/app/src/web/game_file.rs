@@ -325,6 +325,33 @@ pub fn pgn(game: &WebGame, notation: Notation, now: Instant) -> String {
     write_pgn(&to_record(game, now), &NotationCodec(notation), format)
 }
 
+/// A tag the game's record brought with it (a loaded game's own `Event`, `Date`, …).
+pub fn record_tag(game: &WebGame, name: &str) -> Option<String> {
+    game.record()
+        .tags
+        .iter()
+        .find(|(n, v)| n == name && !v.contains('?') && !v.is_empty())
+        .map(|(_, v)| v.clone())
+}
+
+/// The players' names as the game's record gives them.
+pub fn record_names(game: &WebGame) -> (String, String) {
+    let record = to_record(game, Instant::now());
+    (
+        record.tag("Red").unwrap_or("?").to_owned(),
+        record.tag("Black").unwrap_or("?").to_owned(),
+    )
+}
+
+/// The fingerprint of the file `game` was loaded from, if it was (its `ImportHash` tag).
+pub fn import_hash(game: &WebGame) -> Option<String> {
+    game.record()
+        .tags
+        .iter()
+        .find(|(name, _)| name == IMPORT_HASH_TAG)
+        .map(|(_, value)| value.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::fingerprint;

@@ -12,7 +12,7 @@
 //!
 //! Runs and trees wait for a background slot of the [`SearchPool`](super::pool::SearchPool)
 //! (the analyses' and reviews'), then search on a blocking thread, never on the async runtime.
-//! At most [`MAX_RUNS`] are in progress at once; more are refused (503, `busy`). Each has a stop
+//! At most [`MAX_RUNS`](super::lab_runs::MAX_RUNS) are in progress at once; more are refused (503, `busy`). Each has a stop
 //! flag: a page names itself with a `client` token, and its next run, or `cancel` (sent when the
 //! page is left), stops the one before, which then answers 422 with the code `cancelled`; a
 //! client that hangs up stops its run too, and so does the server's shutdown. Every run also
@@ -21,15 +21,14 @@
 
 use super::api::{parse_fen, ApiJson};
 use super::error::ApiError;
-use super::game::lock;
 use super::lab_view::{self, EvalView, RowView, TreeView};
-use super::AppState;
+use super::state::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 use xiangqi::Position;
 use xiangqi_engine::lab::{self, Algorithm, Evaluation, Settings};
@@ -44,9 +43,6 @@ pub const TREE_CAP: usize = 20_000;
 pub const MAX_TREE_DEPTH: u32 = 4;
 /// Most algorithms in one request.
 const MAX_ALGORITHMS: usize = 12;
-/// Most runs and trees in progress at once, waiting or searching; more are refused as busy
-/// rather than queued for minutes behind the others.
-pub const MAX_RUNS: usize = 8;
 
 /// The deepest search the page may ask of `algorithm`: about what finishes in seconds from a
 /// middlegame (docs/LAB.md's measurements), minimax's depth 5 would take minutes.
@@ -58,88 +54,6 @@ pub fn max_depth(algorithm: Algorithm) -> u32 {
         Algorithm::Pvs | Algorithm::PvsTt | Algorithm::PvsHistory => 7,
         Algorithm::PvsTtHistory | Algorithm::PvsIdAspiration => 8,
         Algorithm::Engine => 20,
-    }
-}
-
-/// The runs in progress (waiting for a slot or searching), each with its stop flag and the
-/// page that asked, if it named itself. Every run can be stopped: by the page's next run or its
-/// `cancel`, by the client hanging up (its [`RunTicket`] is dropped with the request), and all
-/// at once when the server shuts down.
-#[derive(Default)]
-pub struct LabRuns {
-    runs: Mutex<Vec<LabRun>>,
-}
-
-struct LabRun {
-    client: Option<String>,
-    stop: Arc<AtomicBool>,
-}
-
-/// A run's place among the runs in progress; dropping it (the run is over, or its request was
-/// dropped because the client went away) stops the run and frees the place.
-pub struct RunTicket {
-    runs: Arc<LabRuns>,
-    stop: Arc<AtomicBool>,
-}
-
-impl Drop for RunTicket {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        lock(&self.runs.runs).retain(|run| !Arc::ptr_eq(&run.stop, &self.stop));
-    }
-}
-
-impl LabRuns {
-    /// A place for a new run of `client`, stopping that page's previous run; refused when
-    /// [`MAX_RUNS`] are in progress.
-    fn start(self: &Arc<Self>, client: Option<&str>) -> Result<RunTicket, ApiError> {
-        let mut runs = lock(&self.runs);
-        if let Some(client) = client {
-            for old in runs.iter().filter(|r| r.client.as_deref() == Some(client)) {
-                old.stop.store(true, Ordering::Relaxed);
-            }
-            runs.retain(|r| r.client.as_deref() != Some(client));
-        }
-        if runs.len() >= MAX_RUNS {
-            return Err(ApiError::Busy(format!(
-                "the laboratory has {MAX_RUNS} runs in progress; try again when one has ended"
-            )));
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        runs.push(LabRun {
-            client: client.map(str::to_owned),
-            stop: Arc::clone(&stop),
-        });
-        Ok(RunTicket {
-            runs: Arc::clone(self),
-            stop,
-        })
-    }
-
-    /// Stops `client`'s run, if any.
-    fn cancel(&self, client: &str) -> bool {
-        let mut runs = lock(&self.runs);
-        let before = runs.len();
-        runs.retain(|run| {
-            let theirs = run.client.as_deref() == Some(client);
-            if theirs {
-                run.stop.store(true, Ordering::Relaxed);
-            }
-            !theirs
-        });
-        runs.len() < before
-    }
-
-    /// How many runs are in progress.
-    pub fn in_progress(&self) -> usize {
-        lock(&self.runs).len()
-    }
-
-    /// Stops every run (the server is shutting down).
-    pub fn cancel_all(&self) {
-        for run in lock(&self.runs).drain(..) {
-            run.stop.store(true, Ordering::Relaxed);
-        }
     }
 }
 
@@ -309,7 +223,7 @@ async fn searching<T: Send + 'static>(
         message: "the run was cancelled by a newer one, by the page or by the server".into(),
     };
     let permit = state.pool.background_slot().await;
-    let stop = Arc::clone(&ticket.stop);
+    let stop = ticket.stop_flag();
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         if stop.load(Ordering::Relaxed) {

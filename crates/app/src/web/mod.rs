@@ -9,6 +9,7 @@ mod api;
 mod assets;
 mod clock;
 mod ending;
+mod entry;
 mod error;
 mod game;
 mod game_file;
@@ -17,14 +18,18 @@ mod handicap;
 mod job;
 mod judgement;
 mod lab;
+mod lab_runs;
 mod lab_view;
+mod limits;
 mod pool;
 mod report;
 mod review;
 mod search;
 mod server;
+mod state;
 mod store;
 mod stream;
+mod summary;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -39,56 +44,13 @@ use clap::Args;
 use error::ApiError;
 use guard::{guarded, Guard};
 use http_body_util::BodyExt as _;
-use pool::SearchPool;
+use limits::{BODY_LIMIT, BODY_TIMEOUT};
+pub use state::AppState;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use store::GameStore;
-
-/// Largest request body accepted, in bytes (a PGN file to load is the largest thing sent).
-pub const BODY_LIMIT: usize = 1 << 20;
-/// How long a client has to send a request's body once its head has arrived.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Hash table of each pooled engine, in MiB.
-const ENGINE_HASH_MB: usize = 32;
-
-/// Everything the handlers share.
-pub struct AppState {
-    /// The games.
-    pub games: GameStore,
-    /// The engines.
-    pub pool: Arc<SearchPool>,
-    /// The search laboratory's runs in progress, to stop them.
-    pub lab: Arc<lab::LabRuns>,
-}
-
-impl AppState {
-    /// State with games saved under `data_dir` and at most `searches` searches at once.
-    pub fn new(data_dir: &Path, searches: usize) -> Result<Arc<AppState>> {
-        let games = GameStore::open(data_dir)
-            .with_context(|| format!("cannot use the data directory {}", data_dir.display()))?;
-        Ok(Arc::new(AppState {
-            games,
-            pool: SearchPool::new(searches, ENGINE_HASH_MB),
-            lab: Arc::default(),
-        }))
-    }
-}
-
-#[cfg(test)]
-impl AppState {
-    /// State with games saved under `data_dir` and searches from `pool`.
-    pub fn with_pool(data_dir: &Path, pool: Arc<SearchPool>) -> Arc<AppState> {
-        Arc::new(AppState {
-            games: GameStore::open(data_dir).unwrap(),
-            pool,
-            lab: Arc::default(),
-        })
-    }
-}
 
 /// The whole application: the page, its assets and the API under `/api`.
 pub fn app(state: Arc<AppState>) -> Router {
@@ -273,7 +235,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             // and at once, so that the requests waiting on them end within the grace.
             stopping.lab.cancel_all();
             for game in stopping.games.loaded() {
-                game::lock(&game).cancel_job();
+                entry::lock(&game).cancel_job();
             }
         };
         server::serve(listener, router, server::Limits::default(), shutdown).await;

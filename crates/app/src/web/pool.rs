@@ -2,7 +2,7 @@
 //! apart from the background ones), engines lent for a job and given back, and a bound on the
 //! background jobs waiting for a slot.
 
-use super::game::lock;
+use super::entry::lock;
 use super::job::JobKind;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};

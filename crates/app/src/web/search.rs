@@ -8,14 +8,15 @@
 //! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
 //! or outdated job changes nothing.
 
-use super::game::{lock, SharedGame, WebGame};
+use super::entry::{lock, GameEntry, SharedGame};
+use super::game::Notice;
 use super::job::JobKind;
 use super::judgement;
 use super::pool::{Busy, Lease, Owner};
 use super::report::{capped, Analysis, SCORE_CAP};
 use super::review::Evaluated;
+use super::state::AppState;
 use super::store::StoreError;
-use super::AppState;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,7 +65,7 @@ fn limits(depth: u32, ms: u64) -> Limits {
 /// move, else an analysis when the person asked for one; and, on the clock, a watcher that ends
 /// the game when the side to move's time runs out. An analysis the server is too busy for
 /// waits for the game's next request.
-pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) {
+pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut GameEntry) {
     if entry.is_removed() {
         return;
     }
@@ -72,7 +73,7 @@ pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame)
     if entry.job_kind().is_some() {
         return;
     }
-    if entry.computer_to_move() {
+    if entry.game().computer_to_move() {
         if entry.save_error().is_some() {
             // Its last move could not be saved: it moves again when the person retries.
             return;
@@ -86,25 +87,25 @@ pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame)
 /// On the clock, a task that wakes when the side to move's time runs out and ends the game
 /// then (saved like any change), unless the game moved on meanwhile: every change is a new
 /// version, and each version has its own watcher.
-fn watch_clock(state: &Arc<AppState>, shared: &SharedGame, entry: &mut WebGame) {
-    let Some(deadline) = entry.deadline() else {
+fn watch_clock(state: &Arc<AppState>, shared: &SharedGame, entry: &mut GameEntry) {
+    let Some(deadline) = entry.game().deadline() else {
         return;
     };
-    if entry.ending().is_some() || !entry.watch_clock() {
+    if entry.game().ending().is_some() || !entry.watch_clock() {
         return;
     }
-    let version = entry.version();
+    let version = entry.game().version();
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
     tokio::spawn(async move {
         tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)).await;
         let _ = tokio::task::spawn_blocking(move || {
             let mut entry = lock(&shared);
-            if entry.version() != version || entry.is_removed() {
+            if entry.game().version() != version || entry.is_removed() {
                 return;
             }
             let flagged = state.games.update(&mut entry, |entry| {
-                Ok::<_, StoreError>(((), entry.flag_if_due(Instant::now())))
+                Ok::<_, StoreError>(((), entry.change(|game| game.flag_if_due(Instant::now()))))
             });
             if let Err(StoreError::Disk(e)) = flagged {
                 entry.set_save_error(Some((&e).into()));
@@ -135,7 +136,7 @@ const CLOCK_OVERHEAD: Duration = Duration::from_millis(100);
 pub fn start(
     state: &Arc<AppState>,
     shared: &SharedGame,
-    entry: &mut WebGame,
+    entry: &mut GameEntry,
     kind: JobKind,
 ) -> Result<(), Busy> {
     if entry.is_removed() {
@@ -152,17 +153,17 @@ pub fn start(
     }
     let owner = match kind {
         JobKind::Computer => Owner::Computer {
-            game: entry.id().to_owned(),
-            level: entry.level(),
+            game: entry.game().id().to_owned(),
+            level: entry.game().level(),
         },
         _ => Owner::Full,
     };
     let snapshot = Snapshot {
-        start: entry.game().start().clone(),
-        moves: entry.game().moves().collect(),
-        version: entry.version(),
-        level: entry.level(),
-        clocked: entry.clock().is_some(),
+        start: entry.game().rules().start().clone(),
+        moves: entry.game().rules().moves().collect(),
+        version: entry.game().version(),
+        level: entry.game().level(),
+        clocked: entry.game().clock().is_some(),
     };
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
@@ -215,7 +216,7 @@ async fn stop_when_abandoned(shared: SharedGame, cancel: Arc<AtomicBool>, after:
 fn job_limits(kind: JobKind, snap: &Snapshot, shared: &SharedGame) -> Limits {
     match kind {
         JobKind::Computer if snap.clocked => {
-            let clock = lock(shared).engine_clock(Instant::now());
+            let clock = lock(shared).game().engine_clock(Instant::now());
             Limits {
                 clock,
                 ..Limits::default()
@@ -274,7 +275,7 @@ fn run(
         return;
     };
     let mut entry = lock(shared);
-    if !entry.owns(cancel) || entry.version() != snap.version {
+    if !entry.owns(cancel) || entry.game().version() != snap.version {
         return;
     }
     entry.end_job(cancel);
@@ -283,20 +284,22 @@ fn run(
             let Some(best) = result.best_move else {
                 return;
             };
-            let mut scores = entry.computer_scores().to_vec();
+            let mut scores = entry.game().computer_scores().to_vec();
             scores.push(result.score);
             let resigns = judgement::resigns(snap.level, &scores);
             let played = state.games.update(&mut entry, |entry| {
                 if resigns {
-                    entry.computer_resigns(found_at);
+                    entry.change(|game| game.computer_resigns(found_at));
                 } else {
                     entry
                         .play_computer(best, found_at)
                         .map_err(Unsaved::Illegal)?;
-                    entry.note_computer_score(result.score);
-                    if judgement::offers_draw(entry.computer_scores(), entry.position()) {
-                        entry.offer_draw_to_person();
-                    }
+                    entry.change(|game| {
+                        game.note_computer_score(result.score);
+                        if judgement::offers_draw(game.computer_scores(), game.position()) {
+                            game.offer_draw_to_person();
+                        }
+                    });
                 }
                 Ok(((), true))
             });
@@ -307,7 +310,7 @@ fn run(
                         "warning: the engine's move was refused: {}",
                         refusal.message
                     );
-                    entry.notify(super::game::Notice::EngineFailed);
+                    entry.change(|game| game.notify(Notice::EngineFailed));
                     return;
                 }
                 Err(Unsaved::Store(StoreError::Disk(e))) => {
@@ -325,14 +328,14 @@ fn run(
         }
         JobKind::Draw => {
             // The score is for the side to move; the computer's view is what counts.
-            let score = if entry.computer_to_move() {
+            let score = if entry.game().computer_to_move() {
                 result.score
             } else {
                 -result.score
             };
-            let accept = judgement::accepts_draw(score, entry.position());
+            let accept = judgement::accepts_draw(score, entry.game().position());
             let answered = state.games.update(&mut entry, |entry| {
-                entry.answer_draw_offer(accept, Instant::now());
+                entry.change(|game| game.answer_draw_offer(accept, Instant::now()));
                 Ok::<_, StoreError>(((), accept))
             });
             if let Err(StoreError::Disk(e)) = answered {

@@ -4,7 +4,7 @@
 //! `axum::serve` holds a connection for as long as its client likes: a client that sends half
 //! a request and stops keeps its connection (and a file descriptor) forever, and shutting down
 //! waits for it. Here each connection must send its request head within [`HEADER_TIMEOUT`]
-//! (the router's own middleware bounds the body, see [`super::BODY_TIMEOUT`]) and read its
+//! (the router's own middleware bounds the body, see [`super::limits::BODY_TIMEOUT`]) and read its
 //! answer with no pause longer than [`WRITE_TIMEOUT`]; a head hyper could not read is answered
 //! in JSON before hyper sees it (`super::stream`); at most [`MAX_CONNECTIONS`] are open, the
 //! rest wait in the listen queue until one closes; and on shutdown, requests being answered get

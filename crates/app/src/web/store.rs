@@ -7,9 +7,11 @@
 //! search can change or save it again. Games not used for a while are unloaded (their file is
 //! the whole game) and read back when asked for; the list keeps a summary of each.
 
-use super::game::{lock, SharedGame, WebGame};
+use super::entry::{lock, GameEntry, SharedGame};
+use super::game::WebGame;
+use super::game_file::import_hash;
 use super::game_file::{self, Origin};
-use super::view::{import_hash, summary, Summary};
+use super::summary::{summary, Summary};
 use crate::dates::civil_from_days;
 use crate::disk::{self, CreateError, DiskError};
 use std::collections::HashMap;
@@ -93,7 +95,8 @@ impl GameStore {
         for (rank, entry) in found.into_iter().enumerate() {
             let id = entry.id().to_owned();
             let summary = summary(&entry);
-            let loaded = (rank < MAX_LOADED_GAMES).then(|| Arc::new(Mutex::new(entry)));
+            let loaded =
+                (rank < MAX_LOADED_GAMES).then(|| Arc::new(Mutex::new(GameEntry::new(entry))));
             slots.insert(
                 id,
                 Slot {
@@ -140,7 +143,7 @@ impl GameStore {
         }
         let id = entry.id().to_owned();
         let summary = summary(&entry);
-        let shared = Arc::new(Mutex::new(entry));
+        let shared = Arc::new(Mutex::new(GameEntry::new(entry)));
         let mut index = lock(&self.index);
         index.clock += 1;
         let used = index.clock;
@@ -184,8 +187,8 @@ impl GameStore {
         // Read under the index lock, so that two requests cannot load two copies of a game.
         // The file is small (a game has at most MAX_PLIES plies).
         match load(&self.path(id), id) {
-            Ok(entry) => {
-                let shared = Arc::new(Mutex::new(entry));
+            Ok(game) => {
+                let shared = Arc::new(Mutex::new(GameEntry::new(game)));
                 slot.loaded = Some(Arc::clone(&shared));
                 unload_beyond_cap(&mut index);
                 Some(shared)
@@ -219,7 +222,7 @@ impl GameStore {
                 .iter()
                 .map(|shared| lock(shared))
                 .filter(|entry| !entry.is_removed())
-                .map(|entry| summary(&entry)),
+                .map(|entry| summary(entry.game())),
         );
         list
     }
@@ -252,8 +255,8 @@ impl GameStore {
     /// A change that fails is undone as well. Refused for a removed game.
     pub fn update<T, E: From<StoreError>>(
         &self,
-        entry: &mut WebGame,
-        change: impl FnOnce(&mut WebGame) -> Result<(T, bool), E>,
+        entry: &mut GameEntry,
+        change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
     ) -> Result<T, E> {
         if entry.is_removed() {
             return Err(StoreError::Gone.into());
@@ -261,7 +264,7 @@ impl GameStore {
         let before = entry.snapshot();
         match change(entry) {
             Ok((value, false)) => Ok(value),
-            Ok((value, true)) => match self.write(entry) {
+            Ok((value, true)) => match self.write(entry.game()) {
                 Ok(()) => {
                     entry.set_save_error(None);
                     Ok(value)
@@ -279,9 +282,9 @@ impl GameStore {
     }
 
     /// Writes the game's file durably.
-    fn write(&self, entry: &WebGame) -> Result<(), DiskError> {
-        let text = game_file::pgn(entry, Notation::Chinese, Instant::now());
-        disk::replace(&self.path(entry.id()), text.as_bytes())
+    fn write(&self, game: &WebGame) -> Result<(), DiskError> {
+        let text = game_file::pgn(game, Notation::Chinese, Instant::now());
+        disk::replace(&self.path(game.id()), text.as_bytes())
     }
 }
 
@@ -307,7 +310,7 @@ fn unload_beyond_cap(index: &mut Index) {
     for (_, id) in idle.into_iter().take(loaded - MAX_LOADED_GAMES) {
         if let Some(slot) = index.slots.get_mut(&id) {
             if let Some(shared) = slot.loaded.take() {
-                slot.summary = summary(&lock(&shared));
+                slot.summary = summary(lock(&shared).game());
             }
         }
     }

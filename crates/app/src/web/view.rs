@@ -2,8 +2,9 @@
 
 use super::clock::TimeLeft;
 use super::ending::Ending;
-use super::game::{Human, Notice, SaveFailure, WebGame};
-use super::game_file::IMPORT_HASH_TAG;
+use super::entry::{GameEntry, SaveFailure};
+use super::game::{Human, Notice, WebGame};
+use super::game_file::{record_names, record_tag};
 use super::job::JobKind;
 use super::report::Analysis;
 use super::review::Review;
@@ -101,11 +102,12 @@ pub fn outcome_view(ending: impl Into<Ending>) -> OutcomeView {
 }
 
 /// What the page shows of `entry` at `now`.
-pub fn view(entry: &WebGame, now: Instant) -> GameView {
+pub fn view(entry: &GameEntry, now: Instant) -> GameView {
     let game = entry.game();
-    let mut pos = game.start().clone();
-    let mut moves = Vec::with_capacity(game.len());
-    for m in game.moves() {
+    let rules = game.rules();
+    let mut pos = rules.start().clone();
+    let mut moves = Vec::with_capacity(rules.len());
+    for m in rules.moves() {
         let capture = pos.piece_at(m.to()).is_some();
         let iccs = m.to_string();
         let chinese = format_move(&pos, m, Notation::Chinese);
@@ -120,11 +122,11 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
             check: pos.in_check(),
         });
     }
-    let outcome = entry.ending();
+    let outcome = game.ending();
     let thinking = entry.job_kind() == Some(JobKind::Computer);
-    let paused = entry.clock().is_some_and(|c| c.is_paused());
+    let paused = game.clock().is_some_and(|c| c.is_paused());
     let legal =
-        if outcome.is_none() && !thinking && !paused && entry.human().plays(pos.side_to_move()) {
+        if outcome.is_none() && !thinking && !paused && game.human().plays(pos.side_to_move()) {
             pos.legal_moves().iter().map(|m| m.to_string()).collect()
         } else {
             Vec::new()
@@ -134,17 +136,17 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
         chinese: format_move(&pos, m, Notation::Chinese),
         score,
     });
-    let names = record_names(entry);
+    let names = record_names(game);
     GameView {
-        id: entry.id().to_owned(),
-        version: entry.version(),
-        human: entry.human(),
-        level: entry.level(),
+        id: game.id().to_owned(),
+        version: game.version(),
+        human: game.human(),
+        level: game.level(),
         red: names.0,
         black: names.1,
-        event: record_tag(entry, "Event"),
-        date: record_tag(entry, "Date"),
-        start_fen: game.start().to_fen(),
+        event: record_tag(game, "Event"),
+        date: record_tag(game, "Date"),
+        start_fen: rules.start().to_fen(),
         fen: pos.to_fen(),
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
@@ -155,97 +157,28 @@ pub fn view(entry: &WebGame, now: Instant) -> GameView {
         analysis: entry.analysis().cloned(),
         analysis_on: entry.analysis_on(),
         hint,
-        notice: entry.notice(),
-        redo: entry.redo_len(),
-        clock: clock_view(entry, now),
-        draw_offered: entry.draw_offer_open(),
+        notice: game.notice(),
+        redo: game.redo_len(),
+        clock: clock_view(game, now),
+        draw_offered: game.draw_offer_open(),
         review: entry.review().cloned(),
         save_error: entry.save_error().cloned(),
-        created: entry.record().created,
-        updated: entry.record().updated,
+        created: game.record().created,
+        updated: game.record().updated,
     }
 }
 
-fn clock_view(entry: &WebGame, now: Instant) -> Option<ClockView> {
-    let clock = entry.clock()?;
-    let [red, black] = entry.time_left(now)?;
+fn clock_view(game: &WebGame, now: Instant) -> Option<ClockView> {
+    let clock = game.clock()?;
+    let [red, black] = game.time_left(now)?;
     Some(ClockView {
         red,
         black,
         running: clock
             .is_running()
-            .then(|| entry.position().side_to_move().name()),
+            .then(|| game.position().side_to_move().name()),
         paused: clock.is_paused(),
         red_control: clock.control(Color::Red).to_tag(),
         black_control: clock.control(Color::Black).to_tag(),
     })
-}
-
-/// A tag the game's record brought with it (a loaded game's own `Event`, `Date`, …).
-fn record_tag(entry: &WebGame, name: &str) -> Option<String> {
-    entry
-        .record()
-        .tags
-        .iter()
-        .find(|(n, v)| n == name && !v.contains('?') && !v.is_empty())
-        .map(|(_, v)| v.clone())
-}
-
-/// The players' names as the game's record gives them.
-fn record_names(entry: &WebGame) -> (String, String) {
-    let record = super::game_file::to_record(entry, Instant::now());
-    (
-        record.tag("Red").unwrap_or("?").to_owned(),
-        record.tag("Black").unwrap_or("?").to_owned(),
-    )
-}
-
-/// One line of the games list.
-#[derive(Clone, Serialize)]
-pub struct Summary {
-    pub id: String,
-    red: String,
-    black: String,
-    event: Option<String>,
-    human: Human,
-    level: u8,
-    plies: usize,
-    result: Option<&'static str>,
-    reason: Option<&'static str>,
-    created: u64,
-    pub updated: u64,
-    /// The fingerprint of the file the game was loaded from (not sent: it finds the game when
-    /// the same file is loaded again).
-    #[serde(skip)]
-    pub import_hash: Option<String>,
-}
-
-/// The fingerprint of the file `entry` was loaded from, if it was (its `ImportHash` tag).
-pub fn import_hash(entry: &WebGame) -> Option<String> {
-    entry
-        .record()
-        .tags
-        .iter()
-        .find(|(name, _)| name == IMPORT_HASH_TAG)
-        .map(|(_, value)| value.clone())
-}
-
-/// The games list's line for a game.
-pub fn summary(entry: &WebGame) -> Summary {
-    let (red, black) = record_names(entry);
-    let outcome = entry.ending();
-    Summary {
-        id: entry.id().to_owned(),
-        red,
-        black,
-        event: record_tag(entry, "Event"),
-        human: entry.human(),
-        level: entry.level(),
-        plies: entry.game().len(),
-        result: outcome.map(|o| o.pgn_result()),
-        reason: outcome.and_then(Ending::code),
-        created: entry.record().created,
-        updated: entry.record().updated,
-        import_hash: import_hash(entry),
-    }
 }

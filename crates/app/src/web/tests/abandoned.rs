@@ -2,9 +2,9 @@
 //! run whose client hangs up, an analysis or review whose page is gone; more runs or reviews
 //! than the server queues are refused as busy.
 
-use super::super::lab::MAX_RUNS;
+use super::super::lab_runs::MAX_RUNS;
 use super::super::pool::{SearchPool, MAX_WAITING_BACKGROUND};
-use super::super::{app, game, server, AppState};
+use super::super::{app, entry, server, AppState};
 use super::{assert_error, call_app, TempDir, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -150,7 +150,7 @@ async fn an_analysis_nobody_watches_stops() {
     assert_eq!(game["job"], "analysis", "{game}");
     let shared = t.state.games.get(abandoned).unwrap();
     let stopped = eventually(Duration::from_secs(3), || {
-        game::lock(&shared).job_kind().is_none()
+        entry::lock(&shared).job_kind().is_none()
     })
     .await;
     assert!(stopped, "the analysis went on with nobody watching");
@@ -159,7 +159,7 @@ async fn an_analysis_nobody_watches_stops() {
         .call("GET", &format!("/api/games/{abandoned}"), None)
         .await;
     assert_eq!(game["job"], "analysis", "{game}");
-    game::lock(&shared).cancel_job();
+    entry::lock(&shared).cancel_job();
 }
 
 /// Analyses (and reviews, which share the queue) beyond the queue's bound are refused as busy,
@@ -197,6 +197,6 @@ async fn analyses_beyond_the_queue_are_refused_as_busy() {
     assert_eq!(game["analysis_on"], false, "{game}");
     for id in &ids {
         let shared = t.state.games.get(id).unwrap();
-        game::lock(&shared).cancel_job();
+        entry::lock(&shared).cancel_job();
     }
 }

@@ -279,7 +279,7 @@ fn games_created_at_once_never_share_a_file() {
                             let game =
                                 WebGame::new(new_id(), start, Human::Both, 5, None, Instant::now());
                             let shared = store.insert(game).expect("saved");
-                            let id = super::super::game::lock(&shared).id().to_owned();
+                            let id = super::super::entry::lock(&shared).game().id().to_owned();
                             id
                         })
                         .collect::<Vec<_>>()
@@ -301,7 +301,8 @@ fn games_created_at_once_never_share_a_file() {
 /// same second) is left alone: the new game takes another id.
 #[test]
 fn a_new_game_never_writes_over_an_existing_file() {
-    use super::super::game::{lock, Human, WebGame};
+    use super::super::entry::lock;
+    use super::super::game::{Human, WebGame};
     use std::time::Instant;
     let t = Test::new();
     let taken = "20260101-000000-00000";
@@ -316,7 +317,7 @@ fn a_new_game_never_writes_over_an_existing_file() {
         Instant::now(),
     );
     let shared = t.state.games.insert(game).unwrap();
-    let id = lock(&shared).id().to_owned();
+    let id = lock(&shared).game().id().to_owned();
     assert_ne!(id, taken);
     assert_eq!(std::fs::read(&path).unwrap(), b"someone else's game");
     assert!(game_file(&t, &id).exists());

@@ -1,0 +1,9 @@
+//! The limits every request body is held to, in size and in time (the request head's are the
+//! server's, in `super::server` and `super::stream`).
+
+use std::time::Duration;
+
+/// Largest request body accepted, in bytes (a PGN file to load is the largest thing sent).
+pub const BODY_LIMIT: usize = 1 << 20;
+/// How long a client has to send a request's body once its head has arrived.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
