@@ -559,7 +559,11 @@ async fn pause(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView
 }
 
 async fn resume(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    act(state, id, WebGame::resume).await
+    with_game(state, id, |_, _, entry| {
+        entry.resume(Instant::now())?;
+        Ok(true)
+    })
+    .await
 }
 
 /// Starts an engine job that the person asked for, if the game allows it.

@@ -114,6 +114,17 @@ impl GameEntry {
         played
     }
 
+    /// Restarts the clock after a pause. The position is the same, so a job running meanwhile
+    /// (an analysis, a hint) goes on; only the old version's reports are forgotten.
+    pub fn resume(&mut self, now: Instant) -> Result<(), Refusal> {
+        let before = self.game.version();
+        let resumed = self.game.resume(now);
+        if self.game.version() != before {
+            self.forget_reports();
+        }
+        resumed
+    }
+
     /// Takes back moves up to the person's turn; a review of the longer game goes with them.
     pub fn undo(&mut self, now: Instant) -> Result<(), Refusal> {
         self.change(|game| game.undo(now))?;
