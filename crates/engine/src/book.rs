@@ -4,12 +4,13 @@
 //! The book is built from text lines of opening theory (`crates/engine/book/lines.txt`) by
 //! `xiangqi book build` into a small binary file (layout in [`format`](mod@format) and `docs/BOOK.md`).
 //! The built file is part of the program ([`Book::builtin`]); another file can be loaded with
-//! [`Book::load`].
+//! [`Book::load`]. Building can first check the lines with the engine
+//! ([`crate::book_verify`]), which sits above the engine, as the engine sits above the book.
 
 pub mod build;
 pub mod format;
 pub mod lines;
-pub mod verify;
+pub mod verdict;
 
 use crate::random::Rng;
 use format::{BookError, Entry};
@@ -20,7 +21,7 @@ use xiangqi::{Move, Position};
 
 pub use build::Tree;
 pub use lines::{parse_lines, Line, LineError};
-pub use verify::{verify, Verdict, VerifyOptions};
+pub use verdict::{Dropped, Verdict};
 
 /// The book that ships with the engine, built from `book/lines.txt`.
 pub static BUILTIN_BYTES: &[u8] = include_bytes!("../book/book.bin");

@@ -5,12 +5,12 @@
 //! The contract is the [`Engine`] facade: give it a [`SearchRequest`] (a position, the moves
 //! played from it, and [`Limits`]), and it searches on its own threads, reports progress as
 //! [`SearchInfo`] and hands back a [`SearchResult`]. The protocol front end and the web GUI both
-//! drive it this way. Around it: the opening [`book`], the difficulty levels ([`strength`]),
-//! score conventions ([`score`]), the deterministic benchmark ([`bench`](mod@bench)), the evaluation
-//! laid open for the tuner ([`tuning`]), the rule for reading a file a person names
-//! ([`files`]), and the search laboratory ([`lab`]): the textbook
-//! algorithms from minimax to NegaScout, written small, to compare with each other and with
-//! the engine. Everything else is the engine's own business.
+//! drive it this way. Around it: the opening [`book`] (checked with the engine by
+//! [`book_verify`]), the difficulty levels ([`strength`]), score conventions ([`score`]), the
+//! deterministic benchmark ([`bench`](mod@bench)), the evaluation laid open for the tuner
+//! ([`tuning`]), the rule for reading a file a person names ([`files`]), and the search
+//! laboratory ([`lab`]): the textbook algorithms from minimax to NegaScout, written small, to
+//! compare with each other and with the engine. Everything else is the engine's own business.
 //!
 //! ```
 //! use xiangqi::Position;
@@ -33,6 +33,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod book_verify;
 mod engine;
 mod eval;
 pub mod files;

@@ -33,7 +33,9 @@ pub use excerpt::{excerpt, EXCERPT_CHARS};
 pub use fen::{FenError, Validation};
 pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 pub use illegal::IllegalMove;
-pub use movegen::{perft, perft_cancellable, perft_divide, Legality};
+pub use movegen::{
+    perft, perft_cancellable, perft_depth_refusal, perft_divide, Legality, MAX_PERFT_DEPTH,
+};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
 pub use pgn::{read_pgn, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};

@@ -359,6 +359,24 @@ impl Position {
     }
 }
 
+/// The deepest perft worth running: the bound that `xiangqi perft` and the protocols' `go perft`
+/// hold to.
+///
+/// Depth 7 from the start position has some 40 times the 5.4·10⁹ leaves of depth 6, which took
+/// 32–48 s on one core of the project's machine: 20 to 30 minutes. Depth 8 would take some 40
+/// times longer again, many hours, which is more likely a typo than a test. A bound is needed
+/// anyway: the count recurses once per ply, and `perft 100000` overflowed the stack and aborted.
+pub const MAX_PERFT_DEPTH: u32 = 7;
+
+/// Why a perft to `depth` is not run (the depth is beyond [`MAX_PERFT_DEPTH`]), or `None`.
+pub fn perft_depth_refusal(depth: u32) -> Option<String> {
+    (depth > MAX_PERFT_DEPTH).then(|| {
+        format!(
+            "perft depth {depth} refused: the deepest perft is {MAX_PERFT_DEPTH} (deeper takes hours)"
+        )
+    })
+}
+
 /// Counts the leaf nodes of the legal move tree to `depth` plies (a move generator checksum).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {

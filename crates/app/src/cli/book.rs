@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
 use xiangqi_engine::book::format::{FLAG_MIRRORED, FLAG_VERIFIED};
-use xiangqi_engine::book::verify::{Dropped, DEFAULT_MARGIN};
-use xiangqi_engine::book::{parse_lines, verify, Book, Line, Tree, VerifyOptions};
+use xiangqi_engine::book::{parse_lines, Book, Dropped, Line, Tree};
+use xiangqi_engine::book_verify::{verify, VerifyOptions, DEFAULT_MARGIN};
 
 /// Where the book's source and the built file live, relative to the workspace root.
 pub const DEFAULT_LINES: &str = "crates/engine/book/lines.txt";

@@ -3,23 +3,7 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use std::time::Instant;
-
-/// The deepest perft the program runs, here and as the protocols' `go perft`.
-///
-/// Depth 7 from the start position has some 40 times the 5.4·10⁹ leaves of depth 6, which took
-/// 32–48 s on one core of the project's machine: 20 to 30 minutes. Depth 8 would take some 40
-/// times longer again, many hours, which is more likely a typo than a test. A bound is needed
-/// anyway: the count recurses once per ply, and `perft 100000` overflowed the stack and aborted.
-pub const MAX_DEPTH: u32 = 7;
-
-/// Why a perft to `depth` is not run (the depth is beyond [`MAX_DEPTH`]), or `None`.
-pub fn depth_refusal(depth: u32) -> Option<String> {
-    (depth > MAX_DEPTH).then(|| {
-        format!(
-            "perft depth {depth} refused: the deepest perft is {MAX_DEPTH} (deeper takes hours)"
-        )
-    })
-}
+use xiangqi::perft_depth_refusal;
 
 /// Arguments of `perft`.
 #[derive(Args)]
@@ -36,7 +20,7 @@ pub struct PerftArgs {
 
 /// Prints `move: count` lines when dividing, the time and speed on stderr, then `nodes N`.
 pub fn run(args: &PerftArgs) -> Result<()> {
-    if let Some(refusal) = depth_refusal(args.depth) {
+    if let Some(refusal) = perft_depth_refusal(args.depth) {
         bail!(refusal);
     }
     let mut pos = super::position_from(args.fen.as_deref())?;

@@ -7,32 +7,20 @@ use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
 use super::input::{read_line, Read, MAX_LINE_BYTES};
 use super::options::{self, Opt, Value, IGNORED, OPTIONS};
+use super::output::{say, Output};
 use super::perft::PerftJob;
-use crate::cli::perft::depth_refusal;
-use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xiangqi::{parse_move_as, Move, Notation, Position, Validation};
+use xiangqi::{parse_move_as, perft_depth_refusal, Move, Notation, Position, Validation};
 use xiangqi_engine::nnue::{self, Network};
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::strength::{self, Strength};
 use xiangqi_engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 
-/// Where every line the engine prints goes.
-pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
-
 /// Engine name reported to GUIs.
 pub const NAME: &str = concat!("Xiangqi ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the xiangqi project authors";
-
-/// Writes one line and flushes (GUIs read line by line from a pipe).
-pub fn say(out: &Output, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
-}
 
 /// Whether the session goes on after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -553,7 +541,7 @@ impl Session {
     /// too deep.
     fn perft(&mut self, depth: u32) {
         self.settle();
-        if let Some(refusal) = depth_refusal(depth) {
+        if let Some(refusal) = perft_depth_refusal(depth) {
             self.complain(&refusal);
         } else {
             let job = PerftJob::start(self.root(), depth, self.notation(), Arc::clone(&self.out));

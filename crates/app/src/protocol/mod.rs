@@ -3,14 +3,15 @@
 //!
 //! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
 //! [`driver`] keeps the session state and drives the engine; [`format`](mod@format) writes its output;
-//! [`options`] is the one table of the options it offers; [`perft`] runs `go perft` beside the
-//! session; [`input`] reads lines of bounded length.
+//! [`options`] is the one table of the options it offers; [`output`] is where its lines go;
+//! [`perft`] runs `go perft` beside the session; [`input`] reads lines of bounded length.
 
 pub mod command;
 pub mod driver;
 pub mod format;
 pub mod input;
 pub mod options;
+pub mod output;
 pub mod perft;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! total is printed, and the last line is `info string perft stopped: K of M root moves
 //! counted; no total`.
 
-use super::driver::{say, Output};
+use super::output::{say, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -22,8 +22,7 @@ pub struct PerftJob {
 
 impl PerftJob {
     /// Starts counting the divide of `pos` to `depth` plies, printing to `out` with moves in
-    /// `notation`. The caller has checked `depth` with
-    /// [`depth_refusal`](crate::cli::perft::depth_refusal).
+    /// `notation`. The caller has checked `depth` with [`xiangqi::perft_depth_refusal`].
     pub fn start(pos: Position, depth: u32, notation: Notation, out: Output) -> PerftJob {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);

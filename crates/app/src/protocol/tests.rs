@@ -1,7 +1,8 @@
 //! End-to-end sessions: lines in, lines out, through the real engine.
 
 use super::command::Dialect;
-use super::driver::{Flow, Output, Session};
+use super::driver::{Flow, Session};
+use super::output::Output;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -2,8 +2,9 @@
 //! thread, a fresh table, no opening book. It counts only nodes; its value is not minimax's,
 //! since it searches captures past the horizon and extends checks.
 
+use super::algorithm::Algorithm;
 use super::report::{Outcome, Report, Stats};
-use super::{Algorithm, Evaluation, Settings};
+use super::settings::{Evaluation, Settings};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::score::mated_in;
 use crate::time::Limits;

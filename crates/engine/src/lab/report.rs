@@ -1,6 +1,7 @@
 //! What a laboratory search reports: its counters, and its answer when it finished.
 
-use super::{Algorithm, Evaluation};
+use super::algorithm::Algorithm;
+use super::settings::Evaluation;
 use std::time::Duration;
 use xiangqi::Move;
 

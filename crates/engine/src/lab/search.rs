@@ -2,10 +2,11 @@
 //! variation, the stop checks, and the two helpers some use (the history table and the
 //! transposition table).
 
+use super::algorithm::Algorithm;
 use super::ordering::History;
 use super::report::{Outcome, Report, Stats};
+use super::settings::{Evaluation, Settings};
 use super::table::Table;
-use super::{Algorithm, Evaluation, Settings};
 use crate::score::mated_in;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -108,6 +109,42 @@ impl Search {
         line.clear();
         line.push(m);
         line.extend_from_slice(&below[0]);
+    }
+
+    /// Looks the current position up in the transposition table, if this search has one, and
+    /// counts the probe: the entry's value when it settles this node with `depth` plies to go
+    /// and the window `(alpha, beta)`, and its best move (to try first) in any case
+    /// ([`Table::probe`] says which entries may answer).
+    pub fn probe(&mut self, depth: u32, ply: usize, alpha: i32, beta: i32) -> (Option<i32>, Move) {
+        let Some(table) = &self.table else {
+            return (None, Move::NONE);
+        };
+        self.stats.table_probes += 1;
+        let Some(hit) = table.probe(self.pos.key(), depth, ply, alpha, beta) else {
+            return (None, Move::NONE);
+        };
+        self.stats.table_hits += 1;
+        if hit.answer.is_some() {
+            self.stats.table_answers += 1;
+        }
+        (hit.answer, hit.best)
+    }
+
+    /// Remembers the current position in the transposition table, if this search has one:
+    /// searched to `depth` with the window (`alpha_before`, `beta`), it returned `best` with
+    /// the move `best_move`.
+    pub fn store(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        window: (i32, i32),
+        best: i32,
+        best_move: Move,
+    ) {
+        let key = self.pos.key();
+        if let Some(table) = &mut self.table {
+            table.store(key, depth, ply, window, best, best_move);
+        }
     }
 
     /// The report of this search, which returned `value` at the root after `time`.

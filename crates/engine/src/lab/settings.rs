@@ -1,7 +1,7 @@
 //! What a laboratory search is asked to do: its depth, its evaluation, and when to give up.
 
+use super::algorithm::{Algorithm, UnknownName};
 use super::simple;
-use super::UnknownName;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -122,7 +122,7 @@ pub enum SettingsError {
     #[error("a table of 2^{0} entries refused: at most 2^{MAX_TABLE_BITS}")]
     TableBits(u32),
     /// A tree was asked of an algorithm that does not record one
-    /// ([`Algorithm::records_tree`](super::Algorithm::records_tree)).
+    /// ([`Algorithm::records_tree`]).
     #[error("{0} does not record its tree (minimax, negamax and the plain alpha-beta orders do)")]
-    NoTree(super::Algorithm),
+    NoTree(Algorithm),
 }

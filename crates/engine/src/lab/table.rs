@@ -2,7 +2,6 @@
 //! of the position's Zobrist key, always overwritten (the thesis's "always replace"), the whole
 //! key kept to tell positions sharing a slot apart.
 
-use super::search::Search;
 use crate::score::{from_tt, to_tt};
 use xiangqi::Move;
 
@@ -35,6 +34,15 @@ struct Entry {
 // An entry and its emptiness fit in 16 bytes (the bound's spare values mark an empty slot).
 const _: () = assert!(std::mem::size_of::<Option<Entry>>() == 16);
 
+/// What the table holds for a position it knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Hit {
+    /// The entry's value, when it settles the node (see [`Table::probe`]).
+    pub answer: Option<i32>,
+    /// The entry's best move, to try first ([`Move::NONE`] after a fail-low).
+    pub best: Move,
+}
+
 /// A fixed-size table of `2^bits` entries of 16 bytes.
 pub(super) struct Table {
     slots: Vec<Option<Entry>>,
@@ -54,29 +62,22 @@ impl Table {
     fn slot(&self, key: u64) -> usize {
         (key & self.mask) as usize
     }
-}
 
-impl Search {
-    /// Looks the current position up. Returns the entry's value when it settles this node
-    /// with `depth` plies to go and the window `(alpha, beta)`, and the entry's best move (to
-    /// try first) in any case.
+    /// Looks up the position whose key is `key`: `None` when the table does not hold it, else
+    /// its entry's best move (to try first), with the entry's value when it settles this node
+    /// with `depth` plies to go and the window `(alpha, beta)`.
     ///
     /// Only an entry searched to exactly `depth` may answer: one searched deeper knows more,
     /// and using it (as engines do) would give a better value but not the minimax value at
     /// this depth, which the laboratory is there to show. Nor may an entry answer for the root
     /// (`ply` 0), which is always searched so that it has a best move and a line to report.
-    pub fn probe(&mut self, depth: u32, ply: usize, alpha: i32, beta: i32) -> (Option<i32>, Move) {
-        let key = self.pos.key();
-        let Some(table) = &self.table else {
-            return (None, Move::NONE);
-        };
-        self.stats.table_probes += 1;
-        let Some(entry) = table.slots[table.slot(key)].filter(|e| e.key == key) else {
-            return (None, Move::NONE);
-        };
-        self.stats.table_hits += 1;
+    pub fn probe(&self, key: u64, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<Hit> {
+        let entry = self.slots[self.slot(key)].filter(|e| e.key == key)?;
         if u32::from(entry.depth) != depth {
-            return (None, entry.best);
+            return Some(Hit {
+                answer: None,
+                best: entry.best,
+            });
         }
         let value = from_tt(entry.value, ply);
         let settles = ply > 0
@@ -85,26 +86,23 @@ impl Search {
                 Bound::Lower => value >= beta,
                 Bound::Upper => value <= alpha,
             };
-        if settles {
-            self.stats.table_answers += 1;
-        }
-        (settles.then_some(value), entry.best)
+        Some(Hit {
+            answer: settles.then_some(value),
+            best: entry.best,
+        })
     }
 
-    /// Remembers the current position: searched to `depth` with the window
+    /// Remembers the position whose key is `key`: searched to `depth` with the window
     /// (`alpha_before`, `beta`), it returned `best` with the move `best_move`.
     pub fn store(
         &mut self,
+        key: u64,
         depth: u32,
         ply: usize,
         (alpha_before, beta): (i32, i32),
         best: i32,
         best_move: Move,
     ) {
-        let key = self.pos.key();
-        let Some(table) = &mut self.table else {
-            return;
-        };
         let bound = if best <= alpha_before {
             Bound::Upper
         } else if best >= beta {
@@ -112,8 +110,8 @@ impl Search {
         } else {
             Bound::Exact
         };
-        let slot = table.slot(key);
-        table.slots[slot] = Some(Entry {
+        let slot = self.slot(key);
+        self.slots[slot] = Some(Entry {
             key,
             depth: depth as u8,
             value: to_tt(best, ply),

@@ -13,8 +13,10 @@
 //!   plays differently, is refused rather than mixed into the same data set.
 
 use super::searcher::Searcher;
-use super::selfplay::{self, Config, GameResult};
-use super::{chunk_seed, game_seed, schedule};
+use super::config::Config;
+use super::schedule;
+use super::seeds::{chunk_seed, game_seed};
+use super::selfplay::{self, GameResult};
 use crate::disk;
 use crate::samples::{self, Sample, HEADER_SIZE};
 use anyhow::{anyhow, bail, Context, Result};

@@ -17,26 +17,28 @@
 //! results are written in game order: the output is a function of the arguments alone, whatever
 //! `--concurrency`.
 //!
-//! Files: [`searcher`] is the engine as self-play uses it, [`opening`] draws random openings,
+//! Files: [`config`] holds the settings every game shares, [`seeds`] derives each game's seed,
+//! [`searcher`] is the engine as self-play uses it, [`opening`] draws random openings,
 //! [`selfplay`] plays one game and chooses the positions to record, [`adjudicate`] ends
 //! decided games, [`schedule`] runs games on threads and returns them in order.
 
 pub mod adjudicate;
 pub mod chunks;
+pub mod config;
 pub mod opening;
 pub mod schedule;
 pub mod searcher;
+pub mod seeds;
 pub mod selfplay;
 pub mod stats;
 pub mod text;
 
 use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args};
-use selfplay::Config;
+use config::Config;
 use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi_engine::nnue::Network;
-use xiangqi_engine::random::Rng;
 
 /// Arguments of `datagen`.
 #[derive(Args)]
@@ -92,19 +94,6 @@ pub struct DatagenArgs {
     concurrency: usize,
 }
 
-/// The seed of game `index` of a run (or chunk) seeded with `seed`: mixed, so neighbouring
-/// seeds and indices give unrelated games.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    Rng::new(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
-}
-
-/// The seed of chunk `chunk` of a `--dir` run seeded with `seed`; its games are seeded with
-/// [`game_seed`]`(chunk_seed(seed, chunk), i)`. A different mixing constant from
-/// [`game_seed`]'s, so chunk seeds and game seeds do not coincide.
-pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
-    Rng::new(seed ^ chunk.wrapping_mul(0xE703_7ED1_A0B4_28DB) ^ 0x8EBC_6AF0_9C88_C6E3).next_u64()
-}
-
 /// Runs `datagen`.
 pub fn run(args: &DatagenArgs) -> Result<()> {
     if let Some(path) = &args.stats {
@@ -152,19 +141,4 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         concurrency,
     };
     chunks::run(&run, dir)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seeds_differ() {
-        assert_ne!(game_seed(1, 0), game_seed(1, 1));
-        assert_ne!(game_seed(1, 0), game_seed(2, 0));
-        assert_eq!(game_seed(7, 3), game_seed(7, 3));
-        assert_ne!(chunk_seed(1, 0), chunk_seed(1, 1));
-        assert_ne!(chunk_seed(1, 0), chunk_seed(2, 0));
-        assert_ne!(chunk_seed(1, 0), game_seed(1, 0));
-    }
 }

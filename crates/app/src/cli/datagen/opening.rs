@@ -53,7 +53,7 @@ fn random_plies(rng: &mut Rng, plies: u32) -> Game {
 
 #[cfg(test)]
 mod tests {
-    use super::super::selfplay::Config;
+    use super::super::config::Config;
     use super::*;
 
     #[test]

@@ -1,7 +1,7 @@
 //! The engine as self-play uses it: one thread, a fixed node budget per move, and a hash table
 //! that only this game uses, so a game's moves depend on nothing but its own history.
 
-use super::selfplay::Config;
+use super::config::Config;
 use xiangqi::Game;
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, SearchResult};
 

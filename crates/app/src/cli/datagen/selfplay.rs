@@ -2,48 +2,15 @@
 //! the adjudicator end the game, keeping the quiet positions the evaluation can learn from.
 
 use super::adjudicate::{Adjudicator, Verdict};
+use super::config::Config;
 use super::opening::random_opening;
 use super::searcher::Searcher;
 use crate::samples::{Sample, Wdl};
 use anyhow::{Context, Result};
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
 use xiangqi::{Color, Game, Outcome, Position};
-use xiangqi_engine::nnue::Network;
 use xiangqi_engine::random::Rng;
 use xiangqi_engine::score::MATE_BOUND;
-
-/// What shapes every game of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// Nodes per move.
-    pub nodes: u64,
-    /// Random plies at the start.
-    pub random_plies: u32,
-    /// Positions before this ply are not recorded (openings say little about the evaluation).
-    pub skip_plies: usize,
-    /// Games still running at this many plies are drawn.
-    pub max_plies: usize,
-    /// Hash table per game, in MiB.
-    pub hash_mb: usize,
-    /// The evaluation network the engine plays with; `None` is the hand-made evaluation.
-    pub network: Option<Arc<Network>>,
-}
-
-#[cfg(test)]
-impl Config {
-    /// Short, shallow games for the tests of datagen's modules.
-    pub(crate) fn tiny() -> Config {
-        Config {
-            nodes: 300,
-            random_plies: 4,
-            skip_plies: 4,
-            max_plies: 50,
-            hash_mb: 1,
-            network: Some(xiangqi_engine::nnue::embedded()),
-        }
-    }
-}
 
 /// A game's result from Red's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,10 +11,11 @@
 //! beside `FILE` (`disk::NewFile`), which replaces `FILE` once the last game is written: a
 //! full disk, an error or Ctrl-C leaves an older `FILE` as it was.
 
-use super::game_seed;
+use super::config::Config;
 use super::schedule;
 use super::searcher::Searcher;
-use super::selfplay::{self, Config, GameResult, PlayedGame};
+use super::seeds::game_seed;
+use super::selfplay::{self, GameResult, PlayedGame};
 use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::io::Write;

@@ -7,38 +7,18 @@
 //! malformed `bestmove`, an illegal move, a claim to have no move. Optional score adjudication
 //! and a ply cap end the rest.
 
-use super::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use super::adjudication::{Adjudicator, Verdict};
 use super::clock::GameClock;
-use super::config::TimeControl;
 use super::engine_process::EngineError;
 use super::engine_slot::EngineSlot;
+use super::game_rules::GameRules;
 use super::openings::Opening;
 use super::ponder::{self, expected_reply};
-use super::wire::{notation, BestMove, GoLimit, Score};
+use super::wire::{notation, BestMove, Score};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use xiangqi::{parse_move_as, Color, Game, Move, Notation, NotationError, Outcome, Position};
 use xiangqi::{DrawReason, WinReason};
-
-/// How long after a fixed move time an engine may still answer before it counts as hung.
-pub const MOVETIME_GRACE: Duration = Duration::from_millis(1000);
-
-/// The match-wide settings of a game.
-#[derive(Clone, Copy, Debug)]
-pub struct GameRules {
-    /// Plies after which the game is drawn (a safety cap).
-    pub max_plies: usize,
-    /// Clock games: how far past its time an engine may answer before it forfeits.
-    pub time_margin: Duration,
-    /// Depth and node limits: how long to wait for `bestmove` before the engine counts as hung.
-    pub hang_timeout: Duration,
-    /// How long the engine may take to answer `isready` before each move.
-    pub sync_timeout: Duration,
-    /// Resign adjudication.
-    pub resign: Option<ResignRule>,
-    /// Draw adjudication.
-    pub draw: Option<DrawRule>,
-}
 
 /// How a game ended, in the categories of PGN's `Termination` tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,37 +333,6 @@ fn is_search(command: &str) -> bool {
     command.starts_with("go") || command == "ponderhit"
 }
 
-/// The `go` limit of `side` (with time control `tc`) and how long to wait for its answer.
-pub fn go_limit(
-    tc: TimeControl,
-    clocks: &[Option<GameClock>; 2],
-    side: Color,
-    rules: &GameRules,
-) -> (GoLimit, Duration) {
-    match tc {
-        TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + MOVETIME_GRACE),
-        TimeControl::Depth(d) => (GoLimit::Depth(d), rules.hang_timeout),
-        TimeControl::Nodes(n) => (GoLimit::Nodes(n), rules.hang_timeout),
-        TimeControl::Clock {
-            base,
-            inc,
-            moves,
-            byoyomi,
-        } => {
-            // Every clock control has its clock; a full one is only a stand-in.
-            let own = clocks[side.index()]
-                .unwrap_or_else(|| GameClock::full(base, inc, moves).with_byoyomi(byoyomi))
-                .side_time();
-            let limit = GoLimit::Clock {
-                own,
-                opponent: clocks[side.other().index()].map(|c| c.side_time()),
-                red_to_move: side == Color::Red,
-            };
-            (limit, own.left + own.byoyomi + rules.time_margin)
-        }
-    }
-}
-
 /// The move of a `bestmove` reply: `Ok(None)` when the engine resigned (UCCI), `Err` with the
 /// reason when the reply loses the game.
 fn read_move(
@@ -411,7 +360,6 @@ fn read_move(
 
 #[cfg(test)]
 mod tests {
-    use super::super::wire::SideTime;
     use super::*;
 
     #[test]
@@ -501,55 +449,5 @@ mod tests {
         let end = rules_end(Outcome::Draw(DrawReason::NoCaptureLimit), names);
         assert_eq!(end.result(), "1/2-1/2");
         assert_eq!(end.termination, Termination::Normal);
-    }
-
-    #[test]
-    fn clock_limits() {
-        let rules = GameRules {
-            max_plies: 600,
-            time_margin: Duration::from_millis(100),
-            hang_timeout: Duration::from_secs(60),
-            sync_timeout: Duration::from_secs(10),
-            resign: None,
-            draw: None,
-        };
-        let s = Duration::from_secs;
-        let red_tc = TimeControl::Clock {
-            base: s(60),
-            inc: s(1),
-            moves: None,
-            byoyomi: Duration::ZERO,
-        };
-        let black_tc = TimeControl::Clock {
-            base: s(40),
-            inc: s(0),
-            moves: Some(10),
-            byoyomi: Duration::ZERO,
-        };
-        let mut clocks = [GameClock::new(red_tc), GameClock::new(black_tc)];
-        if let Some(red) = clocks[0].as_mut() {
-            red.punch(s(31));
-        }
-        let (limit, wait) = go_limit(black_tc, &clocks, Color::Black, &rules);
-        let side = |left, inc, movestogo| SideTime {
-            left: s(left),
-            inc: s(inc),
-            movestogo,
-            byoyomi: Duration::ZERO,
-        };
-        assert_eq!(
-            limit,
-            GoLimit::Clock {
-                own: side(40, 0, Some(10)),
-                opponent: Some(side(30, 1, None)),
-                red_to_move: false
-            }
-        );
-        assert_eq!(wait, s(40) + Duration::from_millis(100));
-        let (limit, wait) = go_limit(TimeControl::MoveTime(s(2)), &clocks, Color::Red, &rules);
-        assert_eq!(limit, GoLimit::MoveTime(s(2)));
-        assert_eq!(wait, s(3));
-        let (_, wait) = go_limit(TimeControl::Depth(5), &clocks, Color::Red, &rules);
-        assert_eq!(wait, s(60));
     }
 }

@@ -20,17 +20,18 @@
 //!
 //! Files: [`config`] reads engine specifications, [`openings`] the openings file,
 //! [`engine_process`] runs one engine (in its own [`process_group`]), [`engine_slot`] keeps it
-//! between games, [`wire`] is the protocol text, [`game_runner`] plays one game, [`ponder`] asks
-//! for moves (pondering or not), [`clock`] keeps a side's time, [`adjudication`] ends games on
-//! scores, [`tournament`] schedules and runs the games, [`stats`] and [`sprt`] judge the
-//! results, [`report`] and [`pgn_out`] write them, [`resume`] reads them back, [`interrupt`]
-//! stops the match on Ctrl-C.
+//! between games, [`wire`] is the protocol text, [`game_rules`] sets the limits of a move,
+//! [`game_runner`] plays one game, [`ponder`] asks for moves (pondering or not), [`clock`] keeps
+//! a side's time, [`adjudication`] ends games on scores, [`schedule`] orders the games,
+//! [`tournament`] runs them, [`stats`] and [`sprt`] judge the results, [`report`] and
+//! [`pgn_out`] write them, [`resume`] reads them back, [`interrupt`] stops the match on Ctrl-C.
 
 pub mod adjudication;
 pub mod clock;
 pub mod config;
 pub mod engine_process;
 pub mod engine_slot;
+pub mod game_rules;
 pub mod game_runner;
 pub mod interrupt;
 pub mod openings;
@@ -39,6 +40,7 @@ pub mod ponder;
 pub mod process_group;
 pub mod report;
 pub mod resume;
+pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
@@ -49,7 +51,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use config::EngineSpec;
 use engine_process::{EngineProcess, ProcessSettings};
-use game_runner::GameRules;
+use game_rules::GameRules;
 use std::path::PathBuf;
 use std::time::Duration;
 use tournament::MatchConfig;

@@ -8,7 +8,7 @@
 use super::clock::GameClock;
 use super::engine_process::{EngineError, SearchReply};
 use super::engine_slot::EngineSlot;
-use super::game_runner::{go_limit, GameRules};
+use super::game_rules::{go_limit, GameRules};
 use super::wire::{go_command, go_ponder_command, notation, position_command, BestMove};
 use std::sync::atomic::AtomicBool;
 use xiangqi::{parse_move_as, Color, Game, Move, Notation, Position};

@@ -156,7 +156,7 @@ fn standings(results: &MatchResults, names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::game_runner::Termination;
-    use super::super::tournament::schedule;
+    use super::super::schedule::schedule;
     use super::*;
     use xiangqi::Color;
 

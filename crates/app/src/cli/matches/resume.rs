@@ -8,7 +8,7 @@
 
 use super::game_runner::{GameEnd, Termination};
 use super::openings::Opening;
-use super::tournament::ScheduledGame;
+use super::schedule::ScheduledGame;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use xiangqi::pgn::{read_pgn, GameRecord, IccsCodec};
@@ -134,7 +134,7 @@ fn game_end(record: &GameRecord) -> Result<GameEnd> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tournament::schedule;
+    use super::super::schedule::schedule;
     use super::*;
     use xiangqi::parse_move;
     use xiangqi::Position;

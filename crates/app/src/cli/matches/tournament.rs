@@ -1,18 +1,20 @@
-//! The schedule of a match and the threads that play it.
+//! The threads that play a match's schedule, and the results they count.
 //!
-//! Every opening is played by every pairing twice, colours swapped, in `rounds` rounds. Worker
-//! threads (`--concurrency`) take the next game from a shared counter and play it with their own
-//! engine processes, which they keep between games. Finished games come back to the calling
-//! thread over a channel: it alone counts results, prints progress, writes PGN and runs the
-//! SPRT, so none of that needs a lock. Stopping (SPRT decided, an error, or Ctrl-C) sets a flag
-//! that every wait of every worker looks at; games still running are then dropped uncounted.
+//! Worker threads (`--concurrency`) take the next game from a shared counter and play it with
+//! their own engine processes, which they keep between games. Finished games come back to the
+//! calling thread over a channel: it alone counts results, prints progress, writes PGN and runs
+//! the SPRT, so none of that needs a lock. Stopping (SPRT decided, an error, or Ctrl-C) sets a
+//! flag that every wait of every worker looks at; games still running are then dropped
+//! uncounted.
 
 use super::config::EngineSpec;
 use super::engine_process::ProcessSettings;
 use super::engine_slot::EngineSlot;
-use super::game_runner::{play_game, GameEnd, GameRules, PlayedGame, Termination};
+use super::game_rules::GameRules;
+use super::game_runner::{play_game, GameEnd, PlayedGame, Termination};
 use super::openings::Opening;
 use super::resume::DoneGame;
+use super::schedule::{schedule, ScheduledGame};
 use super::sprt::{Decision, Sprt};
 use super::stats::PairingStats;
 use anyhow::Result;
@@ -43,56 +45,6 @@ pub struct MatchConfig {
     pub process: ProcessSettings,
     /// The SPRT (two engines only).
     pub sprt: Option<Sprt>,
-}
-
-/// One game of the schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScheduledGame {
-    /// 1-based number, in schedule order (the PGN `Round`).
-    pub number: usize,
-    /// Index into the openings.
-    pub opening: usize,
-    /// Index into the pairings.
-    pub pairing: usize,
-    /// Which colour-swapped pair of games this one belongs to.
-    pub pair: usize,
-    /// Engine index playing Red.
-    pub red: usize,
-    /// Engine index playing Black.
-    pub black: usize,
-}
-
-/// Every pairing `(i, j)` with `i < j`, and the games in the order they are handed out: round by
-/// round, opening by opening, pairing by pairing, the two colours of a pair one after the other
-/// (so pairs complete early, which the pentanomial statistics and the SPRT want).
-pub fn schedule(
-    engines: usize,
-    openings: usize,
-    rounds: usize,
-) -> (Vec<(usize, usize)>, Vec<ScheduledGame>) {
-    let pairings: Vec<(usize, usize)> = (0..engines)
-        .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
-        .collect();
-    let mut games = Vec::new();
-    let mut pair = 0;
-    for _ in 0..rounds {
-        for opening in 0..openings {
-            for (pairing, &(i, j)) in pairings.iter().enumerate() {
-                for (red, black) in [(i, j), (j, i)] {
-                    games.push(ScheduledGame {
-                        number: games.len() + 1,
-                        opening,
-                        pairing,
-                        pair,
-                        red,
-                        black,
-                    });
-                }
-                pair += 1;
-            }
-        }
-    }
-    (pairings, games)
 }
 
 /// Results so far.
@@ -293,20 +245,6 @@ fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> Option<(&mut T, &mut T)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn round_robin_schedule() {
-        let (pairings, games) = schedule(3, 2, 2);
-        assert_eq!(pairings, vec![(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(games.len(), 3 * 2 * 2 * 2);
-        assert_eq!((games[0].red, games[0].black), (0, 1));
-        assert_eq!((games[1].red, games[1].black), (1, 0));
-        assert_eq!(games[0].pair, games[1].pair);
-        assert_ne!(games[1].pair, games[2].pair);
-        assert_eq!(games[6].opening, 1);
-        assert_eq!(games.last().map(|g| g.number), Some(24));
-        assert!(games.iter().all(|g| g.red != g.black));
-    }
 
     #[test]
     fn results_count_pairs() {

@@ -5,10 +5,9 @@
 //! with another book move, and a shallow search is no judge of theory). Deterministic: one
 //! thread and an emptied hash table for every search.
 
-use super::build::{Pair, Tree};
+use crate::book::{Dropped, Tree, Verdict};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::time::Limits;
-use std::collections::BTreeMap;
 use xiangqi::{Move, Position};
 
 /// How to verify.
@@ -22,32 +21,6 @@ pub struct VerifyOptions {
 
 /// Default of [`VerifyOptions::margin`]: a soldier, well beyond the noise of a shallow search.
 pub const DEFAULT_MARGIN: i32 = 100;
-
-/// A book move that scored too low, and what it was compared with.
-#[derive(Clone, Debug)]
-pub struct Dropped {
-    /// The position it is played in.
-    pub position: Position,
-    /// The move.
-    pub mv: Move,
-    /// Its score for the side to move.
-    pub score: i32,
-    /// The better move (the best book move, or the engine's own choice) and its score.
-    pub best: (Move, i32),
-    /// Source lines that play it.
-    pub lines: Vec<usize>,
-}
-
-/// What verification found.
-#[derive(Clone, Debug, Default)]
-pub struct Verdict {
-    /// Score and depth of every searched move.
-    pub scores: BTreeMap<Pair, (i16, u8)>,
-    /// Moves to drop (below the best book move by more than the margin), in key order.
-    pub dropped: Vec<Dropped>,
-    /// Moves kept but below the engine's own choice by more than the margin, in key order.
-    pub doubtful: Vec<Dropped>,
-}
 
 /// Searches every position of `tree` freely and with each of its book moves, calling
 /// `progress(done, total)` after each search.
@@ -118,7 +91,7 @@ pub fn verify(
 mod tests {
     use super::*;
     use crate::book::lines::parse_lines;
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
 
     #[test]
     fn a_blunder_is_dropped_and_sound_moves_are_kept() {
