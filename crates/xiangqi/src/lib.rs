@@ -17,6 +17,7 @@ pub mod illegal;
 mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod pgn;
 pub mod piece;
 pub mod position;
@@ -31,13 +32,14 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use excerpt::{excerpt, EXCERPT_CHARS};
 pub use fen::{FenError, Validation};
-pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
+pub use game::{Game, PlayError};
 pub use illegal::IllegalMove;
 pub use movegen::{
     perft, perft_cancellable, perft_depth_refusal, perft_divide, Legality, MAX_PERFT_DEPTH,
 };
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, parse_move_as, Notation, NotationError};
+pub use outcome::{DrawReason, Outcome, WinReason};
 pub use pgn::{read_pgn, write_pgn, GameRecord, MoveCodec, PgnError, RecordMove};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo, START_FEN};

@@ -37,8 +37,8 @@
 //! offence, loses even against a perpetual chase.
 
 use crate::bitboard::Bitboard;
-use crate::game::{DrawReason, Outcome, WinReason};
 use crate::moves::Move;
+use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::piece::Color;
 #[cfg(doc)]
 use crate::position::Position;

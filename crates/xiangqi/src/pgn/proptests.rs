@@ -115,7 +115,7 @@ impl Rng {
 fn random_record(seed: u64) -> GameRecord {
     let mut rng = Rng(seed | 1);
     let starts = [
-        crate::START_FEN,
+        crate::position::START_FEN,
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
         "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 7",
         "3k5/4a4/4b4/9/2p6/9/9/4B4/4A4/2R1K4 b - - 30 60",

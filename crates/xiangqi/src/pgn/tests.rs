@@ -297,7 +297,7 @@ fn syntax_errors() {
 fn bad_fen_tag() {
     let e = err("[Event \"x\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w\"]\n*");
     assert!(
-        matches!(&e, PgnError::Fen { line: 2, token, error: crate::FenError::GeneralsFacing }
+        matches!(&e, PgnError::Fen { line: 2, token, error: crate::fen::FenError::GeneralsFacing }
             if token == "4k4/9/9/9/9/9/9/9/9/4K4 w"),
         "{e:?}"
     );
@@ -398,7 +398,7 @@ fn hand_built_records_with_illegal_moves_do_not_panic() {
     // Black cannot play h2e2; nobody can play e5e6 from the start.
     game.moves[1].mv = game.moves[0].mv;
     game.moves[0].variations[0][0].mv =
-        crate::Move::new("e5".parse().unwrap(), "e6".parse().unwrap());
+        crate::moves::Move::new("e5".parse().unwrap(), "e6".parse().unwrap());
     let text = write_pgn(&game, &IccsCodec, "ICCS");
     assert!(text.ends_with("\n1. H2-E2 *\n"), "{text}");
     assert_eq!(game.final_position().side_to_move(), Color::Black);

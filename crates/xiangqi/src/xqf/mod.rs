@@ -1,6 +1,6 @@
 //! XQF, the binary game format of XQStudio (象棋演播室): [`parse_xqf`] decodes a file (every
 //! version, the obfuscated ones from 11 on included) and [`record_from_xqf`] turns it into a
-//! [`GameRecord`](crate::GameRecord), every move checked, ready to write as PGN.
+//! [`GameRecord`](crate::pgn::GameRecord), every move checked, ready to write as PGN.
 //!
 //! Layout, as read here:
 //!

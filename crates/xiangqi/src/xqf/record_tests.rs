@@ -90,7 +90,7 @@ fn moves_comments_and_variations() {
         node("b9", "c7", false, false, "\u{3000}屏风马 \r\n"),
     ]);
     let game = record_from_xqf(&bytes).unwrap();
-    assert_eq!(game.start, crate::Position::startpos());
+    assert_eq!(game.start, crate::position::Position::startpos());
     assert_eq!(game.initial_comment.as_deref(), Some("开局"));
     assert_eq!(game.tag("Event"), Some("测试赛"));
     assert_eq!(game.result.as_deref(), Some("1-0"));
@@ -158,7 +158,7 @@ fn undecodable_files_and_bad_start_positions() {
         matches!(
             &e,
             XqfImportError::Start {
-                error: crate::FenError::GeneralsFacing,
+                error: crate::fen::FenError::GeneralsFacing,
                 ..
             }
         ),

@@ -12,9 +12,9 @@
 //!   `DIR/datagen.txt` by the first run; a later run with other settings, or by an engine that
 //!   plays differently, is refused rather than mixed into the same data set.
 
-use super::searcher::Searcher;
 use super::config::Config;
 use super::schedule;
+use super::searcher::Searcher;
 use super::seeds::{chunk_seed, game_seed};
 use super::selfplay::{self, GameResult};
 use crate::disk;
