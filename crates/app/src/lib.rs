@@ -4,9 +4,6 @@
 //! targets drive the protocol session as a GUI would, and read sample files.
 
 pub mod cli;
-pub mod dates;
-// Careful writes: the web store's saves and the tools' outputs.
-pub(crate) mod disk;
 pub mod protocol;
 pub mod samples;
 pub mod web;

@@ -8,9 +8,9 @@
 //! drive it this way. Around it: the opening [`book`] (checked with the engine by
 //! [`book_verify`]), the difficulty levels ([`strength`]), score conventions ([`score`]), the
 //! deterministic benchmark ([`bench`](mod@bench)), the evaluation laid open for the tuner
-//! ([`tuning`]), the rule for reading a file a person names ([`files`]), and the search
-//! laboratory ([`lab`]): the textbook algorithms from minimax to NegaScout, written small, to
-//! compare with each other and with the engine. Everything else is the engine's own business.
+//! ([`tuning`]), and the search laboratory ([`lab`]): the textbook algorithms from minimax to
+//! NegaScout, written small, to compare with each other and with the engine. Everything else is
+//! the engine's own business.
 //!
 //! ```
 //! use xiangqi::Position;
@@ -36,7 +36,6 @@ pub mod book;
 pub mod book_verify;
 mod engine;
 mod eval;
-pub mod files;
 mod history;
 pub mod lab;
 mod movepick;

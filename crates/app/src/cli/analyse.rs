@@ -6,6 +6,7 @@ use std::time::Duration;
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest};
+use xiangqi_files::outln;
 
 /// Arguments of `analyse`.
 #[derive(Args)]

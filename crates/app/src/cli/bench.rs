@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 use clap::Args;
+use xiangqi_files::outln;
 
 /// Arguments of `bench`.
 #[derive(Args)]

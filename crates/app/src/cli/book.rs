@@ -9,6 +9,7 @@ use xiangqi::{format_move, parse_move, Move, Notation, Position};
 use xiangqi_engine::book::format::{FLAG_MIRRORED, FLAG_VERIFIED};
 use xiangqi_engine::book::{parse_lines, Book, Dropped, Line, Tree};
 use xiangqi_engine::book_verify::{verify, VerifyOptions, DEFAULT_MARGIN};
+use xiangqi_files::outln;
 
 /// Where the book's source and the built file live, relative to the workspace root.
 pub const DEFAULT_LINES: &str = "crates/engine/book/lines.txt";
@@ -82,7 +83,7 @@ pub fn run(args: &BookArgs) -> Result<()> {
 const MAX_LINES_LEN: u64 = 16 << 20;
 
 fn read_lines(path: &Path) -> Result<Vec<Line>> {
-    let bytes = xiangqi_engine::files::read(path, MAX_LINES_LEN)?;
+    let bytes = xiangqi_files::reading::read(path, MAX_LINES_LEN)?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     let lines = parse_lines(&text).with_context(|| format!("{}", path.display()))?;
@@ -94,7 +95,7 @@ fn read_lines(path: &Path) -> Result<Vec<Line>> {
 
 fn build(args: &BuildArgs) -> Result<()> {
     // Before the work (a verification searches for minutes): a regular file or nothing.
-    crate::disk::check_target(&args.out)?;
+    xiangqi_files::disk::check_target(&args.out)?;
     let lines = read_lines(&args.lines)?;
     outln!("read {} lines from {}", lines.len(), args.lines.display());
     let verdict = if args.verify_depth > 0 {
@@ -130,7 +131,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     };
     let book = Book::build(&lines, verdict.as_ref());
     let bytes = book.to_bytes();
-    crate::disk::replace(&args.out, &bytes)?;
+    xiangqi_files::disk::replace(&args.out, &bytes)?;
     let positions: BTreeSet<u64> = book.entries().iter().map(|e| e.key).collect();
     outln!(
         "wrote {}: {} positions, {} moves (mirror images included), {} bytes",

@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use xiangqi::{format_move, parse_move, Notation};
+use xiangqi_files::outln;
 
 /// Arguments of `convert`.
 #[derive(Args)]

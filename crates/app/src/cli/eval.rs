@@ -11,6 +11,7 @@ use clap::Args;
 use xiangqi::{Color, Position};
 use xiangqi_engine::lab::simple;
 use xiangqi_engine::tuning::{Pair, Terms, DEFAULT_EVALUATOR};
+use xiangqi_files::outln;
 
 /// Arguments of `eval`.
 #[derive(Args)]

@@ -16,6 +16,7 @@ use clap::Args;
 use std::time::Duration;
 use xiangqi_engine::lab::{self, minimal_tree_leaves, Algorithm, Evaluation, Report, Settings};
 use xiangqi_engine::score::{printed, Printed};
+use xiangqi_files::outln;
 
 /// Arguments of `lab`.
 #[derive(Args)]

@@ -1,21 +1,5 @@
 //! One module per subcommand. Each parses its own arguments and prints its own output.
 
-/// `println!` that returns an error instead of panicking when stdout is closed (`| head`).
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)?
-    }};
-}
-
-/// `print!` counterpart of [`outln!`].
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout().lock(), $($arg)*)?
-    }};
-}
-
 pub mod analyse;
 pub mod bench;
 pub mod book;

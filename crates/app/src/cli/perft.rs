@@ -4,6 +4,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use std::time::Instant;
 use xiangqi::perft_depth_refusal;
+use xiangqi_files::outln;
 
 /// Arguments of `perft`.
 #[derive(Args)]

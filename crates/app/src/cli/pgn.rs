@@ -5,6 +5,7 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use xiangqi::pgn::NotationCodec;
 use xiangqi::{format_move, read_pgn, record_from_xqf, write_pgn, GameRecord, Notation};
+use xiangqi_files::{out, outln};
 
 /// What `pgn` prints.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -39,7 +40,7 @@ pub struct PgnArgs {
 const MAX_FILE_LEN: u64 = 256 << 20;
 
 fn load(args: &PgnArgs) -> Result<GameRecord> {
-    let bytes = xiangqi_engine::files::read(&args.file, MAX_FILE_LEN)?;
+    let bytes = xiangqi_files::reading::read(&args.file, MAX_FILE_LEN)?;
     let name = args.file.display();
     if bytes.starts_with(b"XQ") {
         if args.game != 1 {

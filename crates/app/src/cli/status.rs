@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use xiangqi::{parse_move_as, Game, Notation};
+use xiangqi_files::outln;
 
 /// Arguments of `status`.
 #[derive(Args)]

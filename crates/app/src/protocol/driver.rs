@@ -5,7 +5,6 @@
 use super::command::go::GoParams;
 use super::command::{parse_line, shown, Command, Dialect, PositionSpec};
 use super::format::{format_info, format_move, wdl};
-use super::input::{read_line, Read, MAX_LINE_BYTES};
 use super::options::{self, Opt, Value, IGNORED, OPTIONS};
 use super::output::{say, Output};
 use super::perft::PerftJob;
@@ -17,6 +16,7 @@ use xiangqi_engine::nnue::{self, Network};
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::strength::{self, Strength};
 use xiangqi_engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
+use xiangqi_files::lines::{read_line, Read, MAX_LINE_BYTES};
 
 /// Engine name reported to GUIs.
 pub const NAME: &str = concat!("Xiangqi ", env!("CARGO_PKG_VERSION"));

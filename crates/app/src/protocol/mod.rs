@@ -4,12 +4,12 @@
 //! [`command`] turns one line of GUI text into a typed [`command::Command`] and does nothing else;
 //! [`driver`] keeps the session state and drives the engine; [`format`](mod@format) writes its output;
 //! [`options`] is the one table of the options it offers; [`output`] is where its lines go;
-//! [`perft`] runs `go perft` beside the session; [`input`] reads lines of bounded length.
+//! [`perft`] runs `go perft` beside the session. Lines are read with a bound on their length
+//! ([`xiangqi_files::lines`]).
 
 pub mod command;
 pub mod driver;
 pub mod format;
-pub mod input;
 pub mod options;
 pub mod output;
 pub mod perft;

@@ -216,7 +216,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<SampleFile, FileError> {
 /// Reads the sample file at `path` (a regular file of at most [`MAX_FILE_LEN`] bytes); errors
 /// name it.
 pub fn read_file(path: &Path) -> anyhow::Result<SampleFile> {
-    let bytes = xiangqi_engine::files::read(path, MAX_FILE_LEN)?;
+    let bytes = xiangqi_files::reading::read(path, MAX_FILE_LEN)?;
     decode_file(&bytes).with_context(|| format!("{} is not a valid sample file", path.display()))
 }
 

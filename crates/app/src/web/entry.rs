@@ -11,12 +11,12 @@ use super::game::{Notice, Refusal, Snapshot, WebGame};
 use super::job::{Job, JobKind};
 use super::report::Analysis;
 use super::review::Review;
-use crate::disk::DiskError;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use xiangqi::Move;
+use xiangqi_files::disk::DiskError;
 
 /// A game shared between requests and engine jobs.
 pub type SharedGame = Arc<Mutex<GameEntry>>;

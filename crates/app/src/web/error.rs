@@ -2,12 +2,12 @@
 
 use super::limits::BODY_LIMIT;
 use super::store::StoreError;
-use crate::disk::{DiskError, DiskFailure};
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+use xiangqi_files::disk::{DiskError, DiskFailure};
 
 /// Why a request failed. Every variant becomes `{"error": "...", "message": "..."}` with a
 /// 4xx or 5xx status.

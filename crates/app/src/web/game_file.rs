@@ -13,8 +13,8 @@
 use super::clock::{clk, parse_clk, Clock, TimeControl};
 use super::ending::Ending;
 use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
-use crate::dates::pgn_date;
 use std::time::{Duration, Instant};
+use xiangqi::pgn::date::pgn_date;
 use xiangqi::pgn::{write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, WinReason};
 

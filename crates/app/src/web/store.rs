@@ -12,15 +12,15 @@ use super::game::WebGame;
 use super::game_file::import_hash;
 use super::game_file::{self, Origin};
 use super::summary::{summary, Summary};
-use crate::dates::civil_from_days;
-use crate::disk::{self, CreateError, DiskError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use xiangqi::pgn::date::civil_from_days;
 use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
+use xiangqi_files::disk::{self, CreateError, DiskError};
 
 /// How many games are kept in memory at most; the least recently used idle ones beyond this
 /// are unloaded (a long game with its positions takes up to a few hundred KiB).
@@ -323,7 +323,7 @@ const MAX_GAME_FILE_LEN: u64 = 16 << 20;
 /// Reads a saved game (a regular file); its last change is the file's modification time.
 fn load(path: &Path, id: &str) -> Result<WebGame, String> {
     let bytes =
-        xiangqi_engine::files::read(path, MAX_GAME_FILE_LEN).map_err(|e| e.problem.to_string())?;
+        xiangqi_files::reading::read(path, MAX_GAME_FILE_LEN).map_err(|e| e.problem.to_string())?;
     let record = first_record(&bytes)?;
     let mut entry =
         game_file::from_record(id.to_owned(), &record, Origin::Saved, None, Instant::now());

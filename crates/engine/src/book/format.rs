@@ -19,9 +19,9 @@
 //!  15  1  ply (u8): fewest moves from the start position to the position in the source lines
 //! ```
 
-use crate::files::Problem;
 use std::path::{Path, PathBuf};
 use xiangqi::Move;
+use xiangqi_files::reading::Problem;
 
 /// The four bytes every book file starts with.
 pub const MAGIC: [u8; 4] = *b"XQBK";
@@ -151,9 +151,9 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
 
 /// The bytes of the regular file at `path`, refusing one of more than `limit` bytes
 /// ([`BookError::TooLarge`]) and anything but a regular file ([`BookError::NotAFile`]), as
-/// [`crate::files::read`] does.
+/// [`xiangqi_files::reading::read`] does.
 fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, BookError> {
-    crate::files::read(path, limit).map_err(|e| match e.problem {
+    xiangqi_files::reading::read(path, limit).map_err(|e| match e.problem {
         Problem::Io(source) => BookError::Io {
             path: e.path,
             source,

@@ -200,14 +200,15 @@ impl Network {
     }
 
     /// Reads a network file: a regular file of at most the largest network's length, so a
-    /// FIFO, a device (`/dev/zero`) or a huge file is refused unread ([`crate::files::read`]).
+    /// FIFO, a device (`/dev/zero`) or a huge file is refused unread ([`xiangqi_files::reading::read`]).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = crate::files::read(path, file_size(MAX_HIDDEN) as u64).map_err(|e| {
-            NetworkError::Io {
-                path: e.path.display().to_string(),
-                message: e.problem.to_string(),
-            }
-        })?;
+        let bytes =
+            xiangqi_files::reading::read(path, file_size(MAX_HIDDEN) as u64).map_err(|e| {
+                NetworkError::Io {
+                    path: e.path.display().to_string(),
+                    message: e.problem.to_string(),
+                }
+            })?;
         Network::from_bytes(&bytes)
     }
 

@@ -18,6 +18,7 @@
 //! ```
 
 pub(crate) mod codec;
+pub mod date;
 mod decode;
 mod error;
 mod lexer;

@@ -17,15 +17,15 @@ use super::schedule;
 use super::searcher::Searcher;
 use super::seeds::{chunk_seed, game_seed};
 use super::selfplay::{self, GameResult};
-use crate::disk;
 use crate::samples::{self, Sample, HEADER_SIZE};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use xiangqi_engine::files;
 use xiangqi_engine::nnue::Network;
+use xiangqi_files::disk;
+use xiangqi_files::reading;
 
 /// The settings of a `--dir` run.
 #[derive(Clone, Debug)]
@@ -110,7 +110,7 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let wanted = manifest(run, engine_fingerprint(run.config.network.clone())?);
     let manifest_path = dir.join(MANIFEST);
-    match files::read(&manifest_path, MAX_MANIFEST_LEN) {
+    match reading::read(&manifest_path, MAX_MANIFEST_LEN) {
         Ok(found) => compare_manifests(dir, &String::from_utf8_lossy(&found), &wanted)?,
         Err(e) if e.is_not_found() => {
             if let Some(name) = chunk_files(dir)?.first() {
@@ -213,7 +213,7 @@ fn check_chunk(path: &Path, chunk_games: u32) -> Result<()> {
         )
     };
     let mut head = Vec::with_capacity(HEADER_SIZE);
-    let mut file = files::open(path)?;
+    let mut file = reading::open(path)?;
     let len = file.metadata()?.len();
     file.by_ref()
         .take(HEADER_SIZE as u64)

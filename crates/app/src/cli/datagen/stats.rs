@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use xiangqi::fen::is_reachable;
 use xiangqi::{Color, Piece, PieceKind, Square};
+use xiangqi_files::out;
 
 /// Upper ends of the score ranges of the table (the last range is open).
 const RANGE_TOPS: [i32; 12] = [-801, -401, -201, -101, -51, -21, 20, 50, 100, 200, 400, 800];

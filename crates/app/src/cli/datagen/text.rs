@@ -16,11 +16,11 @@ use super::schedule;
 use super::searcher::Searcher;
 use super::seeds::game_seed;
 use super::selfplay::{self, GameResult, PlayedGame};
-use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
+use xiangqi_files::disk;
 
 /// Everything a run needs besides where to write.
 #[derive(Clone, Debug)]

@@ -55,6 +55,7 @@ use game_rules::GameRules;
 use std::path::PathBuf;
 use std::time::Duration;
 use tournament::MatchConfig;
+use xiangqi_files::outln;
 
 /// Arguments of `match`.
 #[derive(Args)]
@@ -249,7 +250,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     if let Some(path) = &args.pgn {
         // Appending nothing: a --pgn that is a FIFO, a device or in a missing folder is
         // refused before the first game, not after it.
-        crate::disk::append(path, b"")?;
+        xiangqi_files::disk::append(path, b"")?;
     }
     // Start every engine once, so a wrong path or protocol fails now with a clear message.
     for spec in &cfg.engines {

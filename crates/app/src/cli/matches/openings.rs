@@ -44,7 +44,7 @@ const MAX_FILE_LEN: u64 = 64 << 20;
 
 /// Reads an openings file (UTF-8).
 pub fn load_openings(path: &Path) -> Result<Vec<Opening>> {
-    let bytes = xiangqi_engine::files::read(path, MAX_FILE_LEN)?;
+    let bytes = xiangqi_files::reading::read(path, MAX_FILE_LEN)?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     let openings = parse_openings(&text).with_context(|| format!("{}", path.display()))?;

@@ -3,11 +3,11 @@
 //! reason the game ended after the last move's comment (`{-M1/3 0.015s, checkmate}`).
 
 use super::game_runner::{MoveNote, PlayedGame};
-use crate::disk::{self, DiskError};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 use xiangqi::pgn::{GameRecord, IccsCodec, RecordMove};
 use xiangqi::write_pgn;
+use xiangqi_files::disk::{self, DiskError};
 
 /// The tags of one match game beyond what the game itself knows.
 #[derive(Clone, Debug)]
@@ -84,7 +84,7 @@ pub fn today() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    crate::dates::pgn_date(secs)
+    xiangqi::pgn::date::pgn_date(secs)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub fn load(
     openings: &[Opening],
     names: &[&str],
 ) -> Result<Vec<DoneGame>> {
-    let bytes = match xiangqi_engine::files::read(path, MAX_FILE_LEN) {
+    let bytes = match xiangqi_files::reading::read(path, MAX_FILE_LEN) {
         Ok(bytes) => bytes,
         Err(e) if e.is_not_found() => return Ok(Vec::new()),
         Err(e) => return Err(e.into()),

@@ -26,10 +26,10 @@
 use super::adam::Adam;
 use super::model::Model;
 use super::trainer::{Best, State};
-use crate::disk;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
-use xiangqi_engine::files;
+use xiangqi_files::disk;
+use xiangqi_files::reading;
 
 const MAGIC: &[u8; 8] = b"XQTRAIN\n";
 const VERSION: u32 = 2;
@@ -146,7 +146,7 @@ const MAX_SETTINGS_LEN: usize = 64 << 10;
 
 /// Reads the checkpoint at `path` (see [`decode`]).
 pub fn load(path: &Path, hidden: usize) -> Result<(String, State)> {
-    let bytes = files::read(path, max_len(hidden)).map_err(|e| {
+    let bytes = reading::read(path, max_len(hidden)).map_err(|e| {
         anyhow::anyhow!(
             "cannot read the checkpoint {}: {}",
             path.display(),

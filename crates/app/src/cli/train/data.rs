@@ -29,7 +29,7 @@ pub fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             files.push(path.clone());
         } else if let Some(what) = std::fs::metadata(path)
             .ok()
-            .and_then(|m| xiangqi_engine::files::not_regular(m.file_type()))
+            .and_then(|m| xiangqi_files::reading::not_regular(m.file_type()))
         {
             bail!(
                 "--data {}: it is {what}, not a directory or a regular file",
@@ -232,7 +232,7 @@ fn red_input_table(input: impl Fn(Piece, Square) -> usize) -> Vec<u16> {
 /// Reads one chunk file into positions; errors name the file (and, for a corrupt file, the
 /// byte).
 fn read_one(path: &Path) -> Result<Positions> {
-    let bytes = xiangqi_engine::files::read(path, crate::samples::MAX_FILE_LEN)?;
+    let bytes = xiangqi_files::reading::read(path, crate::samples::MAX_FILE_LEN)?;
     let what = || format!("{} is not a valid sample file", path.display());
     let header = decode_header(&bytes).with_context(what)?;
     let file = decode_file(&bytes).with_context(what)?;

@@ -32,7 +32,6 @@ pub mod progress;
 pub mod shards;
 pub mod trainer;
 
-use crate::disk;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use data::Positions;
@@ -42,6 +41,7 @@ use std::time::Instant;
 use trainer::{Settings, State};
 use xiangqi::Position;
 use xiangqi_engine::nnue::{Network, MAX_HIDDEN};
+use xiangqi_files::disk;
 
 /// Arguments of `train`.
 #[derive(Args, Clone, Debug)]

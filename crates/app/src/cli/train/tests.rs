@@ -469,10 +469,10 @@ fn a_full_disk_is_found_before_the_first_epoch() {
     let dir = data_dir("full", 2, 2);
     let out = dir.join("net.nnue");
     std::fs::write(&out, b"an older network").unwrap();
-    crate::disk::faults::fill(&dir);
+    xiangqi_files::disk::faults::fill(&dir);
     let mut stdout = Vec::new();
     let result = train(&args(&dir, &out), &mut stdout);
-    crate::disk::faults::clear(&dir);
+    xiangqi_files::disk::faults::clear(&dir);
     let e = format!("{:#}", result.unwrap_err());
     assert_eq!(
         e,

@@ -2,11 +2,11 @@
 //! the result being Red's share of the points (1.0 win, 0.5 draw, 0.0 loss). Blank lines and
 //! lines starting with `#` are skipped. Errors name the file and line.
 
-use crate::protocol::input::{read_line, Read};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use xiangqi::{FenError, Position};
-use xiangqi_engine::files::{self, ReadError};
+use xiangqi_files::lines::{read_line, Read};
+use xiangqi_files::reading::{self, ReadError};
 
 /// The longest line read, in bytes: a FEN, a result and a score take about 100.
 pub const MAX_LINE_LEN: usize = 4096;
@@ -167,7 +167,7 @@ pub fn read_files(files: &[PathBuf], limit: usize) -> Result<Vec<Sample>, DataEr
     let mut samples = Vec::new();
     for file in files {
         // Read a line at a time, each of at most `MAX_LINE_LEN` bytes.
-        let opened = files::open(file)?;
+        let opened = reading::open(file)?;
         read_samples(file, std::io::BufReader::new(opened), limit, &mut samples)?;
     }
     Ok(samples)

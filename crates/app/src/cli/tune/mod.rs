@@ -34,6 +34,7 @@ use std::time::Instant;
 use xiangqi::Color;
 use xiangqi_engine::tuning::Evaluator;
 use xiangqi_engine::tuning::{Weights, DEFAULT_WEIGHTS};
+use xiangqi_files::{out, outln};
 
 /// Arguments of `tune`.
 #[derive(Args)]
@@ -237,7 +238,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         bail!("--score-weight must be from 0 to 1");
     }
     // Before the work, not after it: --out must be a regular file or nothing.
-    crate::disk::check_target(&args.out)?;
+    xiangqi_files::disk::check_target(&args.out)?;
     let threads = args
         .threads
         .unwrap_or_else(parallel::default_threads)
@@ -303,7 +304,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     }
     out!("{}", report::changes(&DEFAULT_WEIGHTS, &tuned.weights));
     let file = report::tuned_file(&DEFAULT_WEIGHTS, &tuned.weights, &summary);
-    crate::disk::replace(&args.out, file.as_bytes())?;
+    xiangqi_files::disk::replace(&args.out, file.as_bytes())?;
     eprintln!(
         "wrote {} in {:.1} s",
         args.out.display(),

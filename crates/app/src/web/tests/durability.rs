@@ -3,10 +3,10 @@
 
 use super::super::game::MAX_PLIES;
 use super::{assert_error, plies, Test};
-use crate::disk::faults;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::io::ErrorKind;
+use xiangqi_files::disk::faults;
 
 fn game_file(t: &Test, id: &str) -> std::path::PathBuf {
     t.dir.0.join("games").join(format!("{id}.pgn"))

@@ -1,6 +1,6 @@
 //! Opening the files a person names: only regular files, opened without blocking, and never
 //! read past a stated number of bytes. The engine's network and book files are read here, and
-//! the tools of `xiangqi_app` read (and append to) theirs through the same functions, so the
+//! every tool and the web GUI read (and append to) theirs through the same functions, so the
 //! rule has this one owner.
 //!
 //! Why each part: a FIFO with no writer makes a plain `open` wait for ever (an engine that no

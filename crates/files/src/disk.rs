@@ -7,13 +7,13 @@
 //! not undone. Only a regular file, or nothing, is replaced: a FIFO, a device, a directory or a
 //! symbolic link at the path is refused, never renamed over. A write that fails removes its
 //! temporary file. Every failure is a [`DiskError`] that says in words a person understands
-//! why, naming the file. (Reading has its own owner, `xiangqi_engine::files`.)
+//! why, naming the file. (Reading has its own owner, [`crate::reading`].)
 
+use crate::reading;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use xiangqi_engine::files;
 
 /// Why a change could not be written; the change was not made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +74,7 @@ impl DiskError {
     }
 
     /// The error of a save refused for `problem` with what is at `path` (not a regular file).
-    fn refused(path: &Path, problem: &files::Problem) -> DiskError {
+    fn refused(path: &Path, problem: &reading::Problem) -> DiskError {
         DiskError {
             kind: DiskFailure::Other,
             message: format!("could not save {}: {problem}", path.display()),
@@ -102,7 +102,7 @@ fn classify(error: &io::Error) -> DiskFailure {
 
 /// Injected failures, for tests that need a full or read-only disk (root ignores file modes,
 /// and a test cannot fill a real disk).
-#[cfg(test)]
+#[cfg(any(test, feature = "faults"))]
 pub mod faults {
     use std::io;
     use std::path::{Path, PathBuf};
@@ -179,23 +179,23 @@ pub mod faults {
 }
 
 /// The failure a test injected for creating or deleting a file in `dir`, if any.
-#[cfg(test)]
+#[cfg(any(test, feature = "faults"))]
 fn injected(dir: &Path) -> io::Result<()> {
     faults::check(dir, false)
 }
 
 /// The failure a test injected for writing bytes to a file in `dir`, if any.
-#[cfg(test)]
+#[cfg(any(test, feature = "faults"))]
 fn injected_write(dir: &Path) -> io::Result<()> {
     faults::check(dir, true)
 }
 
-#[cfg(not(test))]
+#[cfg(not(any(test, feature = "faults")))]
 fn injected(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-#[cfg(not(test))]
+#[cfg(not(any(test, feature = "faults")))]
 fn injected_write(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
@@ -221,8 +221,8 @@ pub fn is_temp_name(name: &str) -> bool {
 /// device given as an output is refused at once.
 pub fn check_target(path: &Path) -> Result<(), DiskError> {
     match std::fs::symlink_metadata(path) {
-        Ok(metadata) => match files::not_regular(metadata.file_type()) {
-            Some(what) => Err(DiskError::refused(path, &files::Problem::NotAFile(what))),
+        Ok(metadata) => match reading::not_regular(metadata.file_type()) {
+            Some(what) => Err(DiskError::refused(path, &reading::Problem::NotAFile(what))),
             None => Ok(()),
         },
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -373,9 +373,9 @@ pub fn append(path: &Path, bytes: &[u8]) -> Result<(), DiskError> {
     options.append(true).create(true);
     let error = |e: &io::Error| DiskError::new("save", path, e);
     injected(parent(path)).map_err(|e| error(&e))?;
-    let mut file = match files::open_regular(path, options) {
+    let mut file = match reading::open_regular(path, options) {
         Ok(file) => file,
-        Err(files::Problem::Io(e)) => return Err(error(&e)),
+        Err(reading::Problem::Io(e)) => return Err(error(&e)),
         Err(problem) => return Err(DiskError::refused(path, &problem)),
     };
     let before = file.metadata().map_err(|e| error(&e))?.len();

@@ -1,4 +1,5 @@
-//! Calendar dates for game records (the PGN `Date` tag) and game ids, without a date library.
+//! Calendar dates for game records (the PGN `Date` tag, which the web GUI and the match
+//! manager write) and the web GUI's game ids, without a date library.
 
 /// The proleptic Gregorian date `(year, month, day)` of a day count since 1970-01-01
 /// (Howard Hinnant's days-to-civil algorithm, in eras of 400 years).
