@@ -8,9 +8,9 @@ use xiangqi_engine::EngineOptions;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use xiangqi_app::protocol::command::Dialect;
-use xiangqi_app::protocol::driver::{Flow, Session};
-use xiangqi_app::protocol::output::Output;
+use xiangqi_protocol::command::Dialect;
+use xiangqi_protocol::driver::{Flow, Session};
+use xiangqi_protocol::output::Output;
 
 /// The longest line the engine may print: an `info` line with a long principal variation.
 const MAX_LINE: usize = 4000;

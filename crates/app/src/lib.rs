@@ -4,6 +4,4 @@
 //! targets drive the protocol session as a GUI would, and read sample files.
 
 pub mod cli;
-pub mod protocol;
 pub mod samples;
-pub mod web;

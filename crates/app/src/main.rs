@@ -5,8 +5,10 @@
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use xiangqi_app::protocol::command::Dialect;
-use xiangqi_app::{cli, protocol, web};
+use xiangqi_app::cli;
+use xiangqi_protocol as protocol;
+use xiangqi_protocol::command::Dialect;
+use xiangqi_web as web;
 
 /// Xiangqi (Chinese chess): rules tools, engine and GUI in one binary.
 #[derive(Parser)]

@@ -6,6 +6,11 @@
 //! [`options`] is the one table of the options it offers; [`output`] is where its lines go;
 //! [`perft`] runs `go perft` beside the session. Lines are read with a bound on their length
 //! ([`xiangqi_files::lines`]).
+//!
+//! It serves the engine user, whose GUI or tool starts `xiangqi` and talks to it over a pipe.
+//! It stands on the rules, the engine and the file rules, and on nothing of the web GUI or the
+//! developer's tools (the `xiangqi` binary's `engine`, `ucci` and `uci` commands call
+//! [`driver::run_stdio`]).
 
 pub mod command;
 pub mod driver;

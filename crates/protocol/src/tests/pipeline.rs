@@ -2,8 +2,8 @@
 //! best move, in order, legal in the position that `go` was asked about.
 
 use super::{session, Capture};
-use crate::protocol::command::Dialect;
-use crate::protocol::driver::{Flow, Session};
+use crate::command::Dialect;
+use crate::driver::{Flow, Session};
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 use xiangqi::{format_move, parse_move_as, Move, Notation, Position};

@@ -3,7 +3,14 @@
 //! [`app`] builds the whole router (tests drive it without a socket); [`serve`] binds it, prints
 //! the URL and opens the browser. Games live in `store::GameStore`, engine work in `search`;
 //! `server` runs the connections and `guard` decides who may talk to it; the page itself is in
-//! `crates/app/web/` and embedded by `assets`.
+//! `crates/web/page/` and embedded by `assets`.
+//!
+//! It serves the player and the student of the game and of search. Inside, every folder runs
+//! one way: the game itself (`game`: the rules' game, players, clock, judgement) knows nothing
+//! of jobs, storage or JSON; `entry` adds the jobs' state, `search` and `pool` run engine
+//! work on games, `store` keeps them, the views read them, and the routes (`api`, `lab`) sit
+//! on top. It stands on the rules, the engine and the file rules, and on nothing of the
+//! protocol front end or the developer's tools.
 
 mod api;
 mod assets;

@@ -102,7 +102,7 @@ pub enum Command {
     /// `go …`: start a search.
     Go(GoParams),
     /// UCI `go perft N`: print a divide of the legal move tree to depth N (on its own thread;
-    /// see [`crate::protocol::perft`]).
+    /// see [`crate::perft`]).
     Perft(u32),
     /// `stop`: end the running search (its `bestmove` follows) or `go perft`; when nothing
     /// runs, it is ignored.

@@ -10,70 +10,50 @@ use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
 const FILES: [(&str, &str, &str); 27] = [
-    ("js/clock.js", JS, include_str!("../../web/js/clock.js")),
-    ("style.css", "text/css", include_str!("../../web/style.css")),
+    ("js/clock.js", JS, include_str!("../page/js/clock.js")),
+    ("style.css", "text/css", include_str!("../page/style.css")),
     (
         "favicon.svg",
         "image/svg+xml",
-        include_str!("../../web/favicon.svg"),
+        include_str!("../page/favicon.svg"),
     ),
-    ("js/main.js", JS, include_str!("../../web/js/main.js")),
-    ("js/state.js", JS, include_str!("../../web/js/state.js")),
-    ("js/render.js", JS, include_str!("../../web/js/render.js")),
-    ("js/game.js", JS, include_str!("../../web/js/game.js")),
-    (
-        "js/controls.js",
-        JS,
-        include_str!("../../web/js/controls.js"),
-    ),
-    (
-        "js/keyboard.js",
-        JS,
-        include_str!("../../web/js/keyboard.js"),
-    ),
-    ("js/api.js", JS, include_str!("../../web/js/api.js")),
-    ("js/board.js", JS, include_str!("../../web/js/board.js")),
-    ("js/fen.js", JS, include_str!("../../web/js/fen.js")),
-    ("js/i18n.js", JS, include_str!("../../web/js/i18n.js")),
-    ("js/sound.js", JS, include_str!("../../web/js/sound.js")),
-    ("js/editor.js", JS, include_str!("../../web/js/editor.js")),
-    (
-        "js/new-game.js",
-        JS,
-        include_str!("../../web/js/new-game.js"),
-    ),
+    ("js/main.js", JS, include_str!("../page/js/main.js")),
+    ("js/state.js", JS, include_str!("../page/js/state.js")),
+    ("js/render.js", JS, include_str!("../page/js/render.js")),
+    ("js/game.js", JS, include_str!("../page/js/game.js")),
+    ("js/controls.js", JS, include_str!("../page/js/controls.js")),
+    ("js/keyboard.js", JS, include_str!("../page/js/keyboard.js")),
+    ("js/api.js", JS, include_str!("../page/js/api.js")),
+    ("js/board.js", JS, include_str!("../page/js/board.js")),
+    ("js/fen.js", JS, include_str!("../page/js/fen.js")),
+    ("js/i18n.js", JS, include_str!("../page/js/i18n.js")),
+    ("js/sound.js", JS, include_str!("../page/js/sound.js")),
+    ("js/editor.js", JS, include_str!("../page/js/editor.js")),
+    ("js/new-game.js", JS, include_str!("../page/js/new-game.js")),
     (
         "js/clock-choice.js",
         JS,
-        include_str!("../../web/js/clock-choice.js"),
+        include_str!("../page/js/clock-choice.js"),
     ),
-    ("js/review.js", JS, include_str!("../../web/js/review.js")),
-    ("js/dialogs.js", JS, include_str!("../../web/js/dialogs.js")),
-    ("js/files.js", JS, include_str!("../../web/js/files.js")),
-    ("js/unsaved.js", JS, include_str!("../../web/js/unsaved.js")),
-    ("js/dom.js", JS, include_str!("../../web/js/dom.js")),
-    (
-        "js/settings.js",
-        JS,
-        include_str!("../../web/js/settings.js"),
-    ),
-    ("lab.css", "text/css", include_str!("../../web/lab.css")),
-    ("js/lab.js", JS, include_str!("../../web/js/lab.js")),
-    (
-        "js/lab-tree.js",
-        JS,
-        include_str!("../../web/js/lab-tree.js"),
-    ),
+    ("js/review.js", JS, include_str!("../page/js/review.js")),
+    ("js/dialogs.js", JS, include_str!("../page/js/dialogs.js")),
+    ("js/files.js", JS, include_str!("../page/js/files.js")),
+    ("js/unsaved.js", JS, include_str!("../page/js/unsaved.js")),
+    ("js/dom.js", JS, include_str!("../page/js/dom.js")),
+    ("js/settings.js", JS, include_str!("../page/js/settings.js")),
+    ("lab.css", "text/css", include_str!("../page/lab.css")),
+    ("js/lab.js", JS, include_str!("../page/js/lab.js")),
+    ("js/lab-tree.js", JS, include_str!("../page/js/lab-tree.js")),
     (
         "js/lab-chart.js",
         JS,
-        include_str!("../../web/js/lab-chart.js"),
+        include_str!("../page/js/lab-chart.js"),
     ),
 ];
 
 const JS: &str = "text/javascript";
-const INDEX: &str = include_str!("../../web/index.html");
-const LAB: &str = include_str!("../../web/lab.html");
+const INDEX: &str = include_str!("../page/index.html");
+const LAB: &str = include_str!("../page/lab.html");
 
 /// `/`, `/index.html`, the search laboratory's `/lab` and `/assets/…`.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -263,13 +243,13 @@ mod tests {
 
     #[test]
     fn every_script_in_the_folder_is_embedded() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/js");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("page/js");
         for item in std::fs::read_dir(dir).unwrap() {
             let name = item.unwrap().file_name().to_string_lossy().into_owned();
             let path = format!("js/{name}");
             assert!(
                 super::FILES.iter().any(|f| f.0 == path),
-                "{path} is in web/js but not embedded"
+                "{path} is in page/js but not embedded"
             );
         }
     }
