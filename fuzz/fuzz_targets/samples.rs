@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use xiangqi_app::samples::{decode_file, encode_file, Sample, HEADER_SIZE, MAGIC, RECORD_SIZE};
+use xiangqi_training::samples::{decode_file, encode_file, Sample, HEADER_SIZE, MAGIC, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
     // A valid header and checksum are hard to guess: unless the first byte is 0, the input is

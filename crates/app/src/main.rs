@@ -1,13 +1,20 @@
 //! The `xiangqi` command: the web GUI (the default in a terminal), rules tools (perft, status,
 //! PGN, notation conversion), analysis, the search laboratory, the opening book, and the
 //! UCCI/UCI engine protocols.
+//!
+//! This file only parses the command line and hands each subcommand to its owner: the small
+//! tools in [`cli`], the web GUI to `xiangqi_web`, the protocols to `xiangqi_protocol`, `match`
+//! to `xiangqi_arena`, `datagen`, `train` and `tune` to `xiangqi_training`.
+
+mod cli;
 
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use xiangqi_app::cli;
+use xiangqi_arena as matches;
 use xiangqi_protocol as protocol;
 use xiangqi_protocol::command::Dialect;
+use xiangqi_training::{datagen, train, tune};
 use xiangqi_web as web;
 
 /// Xiangqi (Chinese chess): rules tools, engine and GUI in one binary.
@@ -42,13 +49,13 @@ enum Command {
     Book(cli::book::BookArgs),
     /// Self-play games by the engine: positions with scores and results, as text for `tune`
     /// or as binary sample chunks for training a network (`--stats` sums a data set up).
-    Datagen(cli::datagen::DatagenArgs),
+    Datagen(datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel tuning) on `datagen` data.
-    Tune(cli::tune::TuneArgs),
+    Tune(tune::TuneArgs),
     /// Train an evaluation network on `datagen --dir` sample chunks; writes a network file.
-    Train(cli::train::TrainArgs),
+    Train(train::TrainArgs),
     /// Play engines (UCI or UCCI) against each other: round robin, openings, PGN, Elo, SPRT.
-    Match(cli::matches::MatchArgs),
+    Match(matches::MatchArgs),
     /// Speak UCCI or UCI on stdin/stdout, chosen by the first command (`ucci` or `uci`).
     Engine,
     /// Speak UCCI on stdin/stdout.
@@ -70,10 +77,10 @@ fn main() -> ExitCode {
         Some(Command::Lab(a)) => cli::lab::run(&a),
         Some(Command::Eval(a)) => cli::eval::run(&a),
         Some(Command::Book(a)) => cli::book::run(&a),
-        Some(Command::Match(a)) => cli::matches::run(&a),
-        Some(Command::Datagen(a)) => cli::datagen::run(&a),
-        Some(Command::Tune(a)) => cli::tune::run(&a),
-        Some(Command::Train(a)) => cli::train::run(&a),
+        Some(Command::Match(a)) => matches::run(&a),
+        Some(Command::Datagen(a)) => datagen::run(&a),
+        Some(Command::Tune(a)) => tune::run(&a),
+        Some(Command::Train(a)) => train::run(&a),
         Some(Command::Engine) => protocol::driver::run_stdio(None),
         Some(Command::Ucci) => protocol::driver::run_stdio(Some(Dialect::Ucci)),
         Some(Command::Uci) => protocol::driver::run_stdio(Some(Dialect::Uci)),

@@ -1,18 +1,15 @@
-//! One module per subcommand. Each parses its own arguments and prints its own output.
+//! One module per small subcommand (the rules and engine tools). Each parses its own arguments
+//! and prints its own output.
 
 pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod convert;
-pub mod datagen;
 pub mod eval;
 pub mod lab;
-pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod status;
-pub mod train;
-pub mod tune;
 
 use anyhow::{bail, Context, Result};
 use xiangqi::{parse_move, Position, Validation};

@@ -2,9 +2,9 @@
 //! compact form (each piece's input as Red sees the board, two bytes), with their scores and
 //! results.
 
-use crate::cli::datagen::chunks::chunk_paths;
-use crate::cli::tune::parallel::fold_chunks;
+use crate::datagen::chunks::chunk_paths;
 use crate::samples::{decode_file, decode_header};
+use crate::tune::parallel::fold_chunks;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use xiangqi::{Color, Piece, PieceKind, Square};

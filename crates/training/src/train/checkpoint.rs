@@ -195,7 +195,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::train::trainer::Settings;
+    use crate::train::trainer::Settings;
 
     fn state() -> State {
         let settings = Settings {

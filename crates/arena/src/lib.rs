@@ -25,6 +25,10 @@
 //! a side's time, [`adjudication`] ends games on scores, [`schedule`] orders the games,
 //! [`tournament`] runs them, [`stats`] and [`sprt`] judge the results, [`report`] and
 //! [`pgn_out`] write them, [`resume`] reads them back, [`interrupt`] stops the match on Ctrl-C.
+//!
+//! It serves the engine developer, who measures a change by games. It stands on the rules, the
+//! engine (for its random numbers only) and the file rules, and on nothing of the web GUI, the
+//! protocol front end or the training tools: the engines it plays are programs it starts.
 
 pub mod adjudication;
 pub mod clock;

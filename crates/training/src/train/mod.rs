@@ -225,15 +225,15 @@ fn compare_settings(path: &Path, found: &str, wanted: &str) -> Result<()> {
 /// with which `sigmoid(K · score)` best predicts the results.
 fn fit_k(train: &Positions) -> f64 {
     let every = train.len().div_ceil(FIT_POSITIONS).max(1);
-    let points: Vec<crate::cli::tune::sigmoid::Point> = (0..train.len())
+    let points: Vec<crate::tune::sigmoid::Point> = (0..train.len())
         .step_by(every)
-        .map(|i| crate::cli::tune::sigmoid::Point {
+        .map(|i| crate::tune::sigmoid::Point {
             // The fit is symmetric, so the side to move's view serves as well as Red's.
             eval: f64::from(train.score(i)),
             result: f64::from(train.result(i)),
         })
         .collect();
-    crate::cli::tune::sigmoid::fit_k(&points, FIT_THREADS)
+    crate::tune::sigmoid::fit_k(&points, FIT_THREADS)
 }
 
 /// Up to [`QUANTIZED_POSITIONS`] held-out positions, evenly spread, with their targets.
