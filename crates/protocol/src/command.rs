@@ -17,6 +17,7 @@
 //! by any run of whitespace (spaces, tabs, a trailing CR); values made of several tokens (UCI
 //! option names and values, FENs) come back joined by single spaces.
 
+mod dialect;
 mod error;
 pub mod go;
 
@@ -27,36 +28,12 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
+pub use dialect::Dialect;
 pub use error::ParseError;
 
+use dialect::Tokens;
 pub(crate) use error::shown;
-use go::GoParams;
-use std::fmt;
-use std::iter::Peekable;
-use std::str::SplitWhitespace;
-
-/// The tokens of one line, with one token of look-ahead.
-type Tokens<'a> = Peekable<SplitWhitespace<'a>>;
-
-/// Which protocol a session speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// UCCI, ElephantEye's protocol: `setoption NAME VALUE`; `go time … opptime …` with times in
-    /// seconds, or in milliseconds once the GUI has sent `setoption usemillisec true`.
-    Ucci,
-    /// UCI as Pikafish and Fairy-Stockfish speak it: `setoption name X value Y`;
-    /// `go wtime … btime …` with times in milliseconds.
-    Uci,
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Ucci => "UCCI",
-            Dialect::Uci => "UCI",
-        })
-    }
-}
+use go::{GoLine, GoParams};
 
 /// A position as `position` and `probe` describe it: a start and the moves played from it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -156,7 +133,10 @@ pub fn parse_line(
         "ucinewgame" => Command::NewGame,
         "position" => Command::Position(parse_position("`position`", &mut tokens)?),
         "banmoves" => Command::BanMoves(tokens.by_ref().map(str::to_owned).collect()),
-        "go" => go::parse_go(&mut tokens, dialect, ucci_millis)?,
+        "go" => match go::parse_go(&mut tokens, dialect, ucci_millis)? {
+            GoLine::Search(params) => Command::Go(params),
+            GoLine::Perft(depth) => Command::Perft(depth),
+        },
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit {
             draw: tokens.next_if_eq(&"draw").is_some(),

@@ -7,7 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
-pub use crate::outcome::{DrawReason, Outcome, WinReason};
+use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::piece::{Color, PieceKind};
 use crate::position::{Position, Undo};
 pub use crate::repetition::{judge_repetition, CyclePly};

@@ -3,10 +3,10 @@
 //! so the sides' differences add up to [`Terms`]' sums exactly (a test checks it); the search
 //! never calls it.
 
-use super::params::Pair;
-use super::{
+use super::evaluator::{
     connected_soldiers, side_attacks, Counts, Evaluator, Mobility, Score, Terms, BLACK, RED,
 };
+use super::params::Pair;
 use xiangqi::{Color, PieceKind, Position, Square};
 
 /// One term for both sides, each as it counts for that side (positive: good for it).

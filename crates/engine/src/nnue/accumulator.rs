@@ -1,7 +1,8 @@
 //! The first layer's sums for the positions of a search path, kept up to date move by move.
 
 use super::features::index;
-use super::{kernels::simd, Network};
+use super::file::Network;
+use super::kernels::simd;
 use xiangqi::{Color, Move, Position};
 
 /// The first layer's sums of both sides for each position on a search path, the last for the

@@ -24,7 +24,8 @@
 //! ```
 
 use super::features::INPUTS;
-use super::{kernels, MAX_HIDDEN, MAX_VALUE, QA, QB, SCALE};
+use super::kernels;
+use super::numbers::{MAX_HIDDEN, MAX_VALUE, QA, QB, SCALE};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"XQNNUE\r\n";

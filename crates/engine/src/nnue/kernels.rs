@@ -2,14 +2,14 @@
 //! vectors (the `wide` crate, which compiles them to SSE instructions on x86-64-v2 and to plain
 //! loops elsewhere) and [`scalar`], one unit at a time. Every operation is exact integer
 //! arithmetic that cannot overflow for a network that loaded (the checks in
-//! [`Network::from_bytes`](super::Network::from_bytes)), so both give the same results; the
+//! [`Network::from_bytes`](super::file::Network::from_bytes)), so both give the same results; the
 //! tests compare them.
 //!
 //! Slices are `H` long, `H` a multiple of 16.
 
 /// One unit at a time: the reference the SIMD kernels must equal.
 pub mod scalar {
-    use super::super::QA;
+    use super::super::numbers::QA;
 
     /// `dst = src + add − sub`, unit by unit.
     #[inline]
@@ -50,7 +50,7 @@ pub mod scalar {
 
 /// Sixteen units at a time.
 pub mod simd {
-    use super::super::QA;
+    use super::super::numbers::QA;
     use wide::{i16x16, i32x8};
 
     const LANES: usize = 16;

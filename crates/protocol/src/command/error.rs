@@ -1,6 +1,6 @@
 //! Why a line is not a command.
 
-use super::Dialect;
+use super::dialect::Dialect;
 use thiserror::Error;
 use xiangqi::excerpt;
 

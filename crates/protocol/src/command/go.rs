@@ -1,7 +1,8 @@
 //! The parameters of `go`, and the clocks in the two dialects' frames.
 
+use super::dialect::{Dialect, Tokens};
 use super::error::shown;
-use super::{Command, Dialect, ParseError, Tokens};
+use super::error::ParseError;
 use std::str::FromStr;
 use std::time::Duration;
 use xiangqi::Color;
@@ -172,14 +173,23 @@ pub(super) enum TimeUnit {
     Millis,
 }
 
-/// The words after `go`: a [`Command::Go`], or [`Command::Perft`] for UCI `go perft N`.
+/// What a `go` line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum GoLine {
+    /// A search ([`Command::Go`](super::Command::Go)).
+    Search(GoParams),
+    /// UCI `go perft N` ([`Command::Perft`](super::Command::Perft)).
+    Perft(u32),
+}
+
+/// The words after `go`: a search, or a perft for UCI `go perft N`.
 ///
 /// Parameters may come in any order; a repeated one keeps its last value.
 pub(super) fn parse_go(
     tokens: &mut Tokens,
     dialect: Dialect,
     ucci_millis: bool,
-) -> Result<Command, ParseError> {
+) -> Result<GoLine, ParseError> {
     let unit = match dialect {
         Dialect::Ucci if !ucci_millis => TimeUnit::Seconds,
         _ => TimeUnit::Millis,
@@ -234,7 +244,7 @@ pub(super) fn parse_go(
             "perft" => {
                 let depth = value.count(tokens)?;
                 if alone && tokens.peek().is_none() {
-                    return Ok(Command::Perft(depth));
+                    return Ok(GoLine::Perft(depth));
                 }
                 return Err(ParseError::PerftNotAlone);
             }
@@ -259,7 +269,7 @@ pub(super) fn parse_go(
             },
         };
     }
-    Ok(Command::Go(go))
+    Ok(GoLine::Search(go))
 }
 
 /// The value that follows a `go` keyword.

@@ -6,7 +6,7 @@
 //! xqbase writes `一卒平５`); soldiers doubled on two files also get their file: `前兵九平八`.
 
 use super::describe::{resolve, Action, Description, Naming, Place, Selector, Step, Written};
-use super::NotationError;
+use super::error::NotationError;
 use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};

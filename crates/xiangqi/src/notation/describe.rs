@@ -2,7 +2,7 @@
 //! direction and argument of a move, which piece of several on a file is meant, and finding the
 //! legal move a description names.
 
-use super::NotationError;
+use super::error::NotationError;
 use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};

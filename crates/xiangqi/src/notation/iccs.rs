@@ -1,6 +1,6 @@
 //! ICCS coordinates: `h2e2` (UCCI, Pikafish-style UCI) and `H2-E2` (PGN).
 
-use super::NotationError;
+use super::error::NotationError;
 use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::position::Position;

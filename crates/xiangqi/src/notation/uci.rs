@@ -1,7 +1,7 @@
 //! UCI coordinates with ranks 1–10, as Fairy-Stockfish writes them for Xiangqi: `h3e3`, `a10a9`.
 
+use super::error::NotationError;
 use super::iccs::{checked, split_coordinates};
-use super::NotationError;
 use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::position::Position;

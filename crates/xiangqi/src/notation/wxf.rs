@@ -8,7 +8,7 @@
 //! two files the file digit leads: `3+.4 33.4 3-.4 7+.6 7-.6`.
 
 use super::describe::{resolve, Action, Description, Naming, Place, Selector, Step, Written};
-use super::NotationError;
+use super::error::NotationError;
 use crate::excerpt::excerpt;
 use crate::moves::Move;
 use crate::piece::PieceKind;
