@@ -14,7 +14,8 @@
 //! | `POST /api/games/{id}/undo`, `/redo` | takes back / replays moves up to the person's turn |
 //! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
 //! | `POST /api/games/{id}/pause`, `/resume` | stops / restarts the clock |
-//! | `POST /api/games/{id}/hint`, `/review` | asks the engine for a move / a review |
+//! | `POST /api/games/{id}/hint` | asks the engine for a move |
+//! | `POST /api/games/{id}/review` | reviews the game: `{depth?}` (`quick`, `normal`, `deep`) or no body |
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
@@ -32,6 +33,7 @@ use super::game::{Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::job::JobKind;
+use super::review::ReviewDepth;
 use super::search;
 use super::state::AppState;
 use super::store::{is_valid_id, new_id};
@@ -620,8 +622,27 @@ async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>
     .await
 }
 
-async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |state, shared, entry| {
+/// The body of `POST /api/games/{id}/review`, which may also be empty (a normal review).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    depth: Option<ReviewDepth>,
+}
+
+async fn review(
+    State(state): Shared,
+    GameId(id): GameId,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let body = body?;
+    let body: ReviewBody = if body.iter().all(u8::is_ascii_whitespace) {
+        ReviewBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("the review's settings: {e}")))?
+    };
+    let depth = body.depth.unwrap_or_default();
+    with_game(state, id, move |state, shared, entry| {
         let game = entry.game();
         if game.rules().is_empty() {
             return Err(ApiError::rejected("nothing_to_review", "no move to review"));
@@ -632,9 +653,13 @@ async fn review(State(state): Shared, GameId(id): GameId) -> Result<Json<GameVie
                 "the review is for finished games",
             ));
         }
-        if entry.review().is_some_and(|r| r.finished) {
+        if entry
+            .review()
+            .is_some_and(|r| r.finished && r.depth == depth)
+        {
             return Ok(false);
         }
+        entry.set_review_depth(depth);
         ask(state, shared, entry, JobKind::Review)
     })
     .await

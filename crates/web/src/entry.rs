@@ -10,7 +10,7 @@
 use super::game::{Notice, Refusal, Snapshot, WebGame};
 use super::job::{Job, JobKind};
 use super::report::Analysis;
-use super::review::Review;
+use super::review::{Review, ReviewDepth};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -60,6 +60,8 @@ pub struct GameEntry {
     /// A suggested move and its score, for the version it belongs to.
     hint: Option<(u64, Move, i32)>,
     review: Option<Review>,
+    /// How hard the next review looks at each position, as the person last asked.
+    review_depth: ReviewDepth,
     /// Why the last change no request waited for (the computer's move, an accepted draw, a
     /// flag) could not be saved; that change was undone, and the computer waits for a retry.
     save_error: Option<SaveFailure>,
@@ -82,6 +84,7 @@ impl GameEntry {
             analysed_version: None,
             hint: None,
             review: None,
+            review_depth: ReviewDepth::default(),
             save_error: None,
             watched: None,
             seen: Instant::now(),
@@ -204,7 +207,7 @@ impl GameEntry {
             cancel: Arc::clone(&cancel),
         });
         if kind == JobKind::Review {
-            self.review = Some(Review::new(self.game.rules().len()));
+            self.review = Some(Review::new(self.game.rules().len(), self.review_depth));
         }
         cancel
     }
@@ -291,6 +294,11 @@ impl GameEntry {
     /// The post-game review, once asked for.
     pub fn review(&self) -> Option<&Review> {
         self.review.as_ref()
+    }
+
+    /// Sets how hard the next review looks at each position.
+    pub fn set_review_depth(&mut self, depth: ReviewDepth) {
+        self.review_depth = depth;
     }
 
     /// The review in progress, to fill in.

@@ -9,6 +9,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use xiangqi::Move;
 use xiangqi_engine::strength::Strength;
 use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult};
 
@@ -235,6 +236,46 @@ impl Lease {
                 }
             }
         }
+    }
+
+    /// Searches `moves` of `request`'s position side by side, each a line of its own, and
+    /// returns each one's score (in the order given) at the last depth the search completed,
+    /// which all lines reach together, with that depth. `None` if cancelled or if not one
+    /// depth was completed.
+    pub fn compare(
+        &mut self,
+        mut request: SearchRequest,
+        moves: &[Move],
+        cancel: &AtomicBool,
+    ) -> Option<(Vec<i32>, u32)> {
+        request.search_moves = moves.to_vec();
+        let lines: Arc<Mutex<Vec<(u32, Move, i32)>>> = Arc::default();
+        let seen = Arc::clone(&lines);
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_multipv(moves.len());
+        }
+        let result = self.search(request, None, cancel, move |info| {
+            if let (Some(&first), Ok(mut seen)) = (info.pv.first(), seen.lock()) {
+                seen.push((info.depth, first, info.score));
+            }
+        });
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_multipv(1);
+        }
+        result?;
+        let lines = lines.lock().ok()?;
+        let depth = lines.last()?.0;
+        let scores = moves
+            .iter()
+            .map(|&m| {
+                lines
+                    .iter()
+                    .rev()
+                    .find(|&&(d, first, _)| d == depth && first == m)
+                    .map(|&(_, _, score)| score)
+            })
+            .collect::<Option<Vec<i32>>>()?;
+        Some((scores, depth))
     }
 }
 

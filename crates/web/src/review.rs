@@ -1,8 +1,41 @@
 //! A post-game review: every position of the game evaluated, and each move marked by how much
 //! of its side's winning chance it gave away.
+//!
+//! A mark names a better move only when a check confirms it: the engine searches the move
+//! played and its own suggestion side by side, to the same depth, in the position where the
+//! move was played, and the suggestion must score higher by the mark's margin. Scores of two
+//! separate searches (the position before the move and the one after it, each to the depth
+//! its time allowed) are too far apart to judge by: at a few milliseconds a position they named
+//! "better" moves that lose.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
 use xiangqi::{format_move, Color, Move, Notation, Position};
+
+/// How hard the review looks at each position, as the person chose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewDepth {
+    /// A quick look: about a third of a second a position.
+    Quick,
+    /// The default: about a second and a half a position.
+    #[default]
+    Normal,
+    /// A long look: about six seconds a position.
+    Deep,
+}
+
+impl ReviewDepth {
+    /// The deepest search and the longest time for one position (the checks of a move get
+    /// twice the time, as they search two moves to the depth this search reached).
+    pub fn limits(self) -> (u32, Duration) {
+        match self {
+            ReviewDepth::Quick => (14, Duration::from_millis(300)),
+            ReviewDepth::Normal => (20, Duration::from_millis(1500)),
+            ReviewDepth::Deep => (32, Duration::from_secs(6)),
+        }
+    }
+}
 
 /// What the review says about one move.
 #[derive(Clone, Debug, Serialize)]
@@ -14,10 +47,24 @@ pub struct ReviewPly {
     /// `inaccuracy`, `mistake`, `blunder`, or none: by the chance lost, so that moves in a
     /// position already won or lost are not marked for the points they leave.
     pub mark: Option<&'static str>,
-    /// The engine's move there, in Chinese notation and ICCS, when it differs from the move played.
+    /// The better move, in Chinese notation: only with a mark, which a check confirmed.
     pub best: Option<String>,
     /// The same in ICCS.
     pub best_iccs: Option<String>,
+    /// What the check found, when the move was checked against the engine's suggestion.
+    pub check: Option<Check>,
+}
+
+/// The move played and the engine's suggestion in the same position, searched side by side to
+/// the same depth: each one's score for the side that played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// The played move's score.
+    pub played: i32,
+    /// The suggestion's score.
+    pub suggested: i32,
+    /// The depth both were searched to.
+    pub depth: u32,
 }
 
 /// A post-game review in progress or finished.
@@ -27,6 +74,8 @@ pub struct Review {
     pub done: usize,
     /// Positions to evaluate (moves + 1).
     pub total: usize,
+    /// How hard each position is looked at.
+    pub depth: ReviewDepth,
     /// Whether every position has been evaluated.
     pub finished: bool,
     /// Score for Red after each position (index 0 = start), capped at ±2000.
@@ -74,53 +123,84 @@ pub struct Evaluated {
 }
 
 impl Review {
-    /// A review of a game of `plies` moves, nothing evaluated yet.
-    pub fn new(plies: usize) -> Review {
+    /// A review of a game of `plies` moves at `depth`, nothing evaluated yet.
+    pub fn new(plies: usize, depth: ReviewDepth) -> Review {
         Review {
             total: plies + 1,
+            depth,
             ..Review::default()
         }
     }
 
     /// Adds the next position of the game, `root`, evaluated as `now`; for every position but
     /// the first, `before` is the one before it, its evaluation and the move played there,
-    /// which is then judged.
+    /// which is then judged, with the `check` of that move if it needed one
+    /// ([`needs_check`]).
     pub fn add(
         &mut self,
         root: &Position,
         now: Evaluated,
         before: Option<(&Position, Evaluated, Move)>,
+        check: Option<Check>,
     ) {
         let red = root.side_to_move() == Color::Red;
         self.evals.push(if red { now.score } else { -now.score });
         self.done += 1;
         if let Some((prev, then, played)) = before {
-            self.plies.push(judge(prev, then, played, -now.score));
+            self.plies
+                .push(judge(prev, then, played, -now.score, check));
         }
         self.finished = self.done == self.total;
     }
 }
 
+/// The engine's suggestion to check the move `played` against: its own move in the position
+/// (scored `then` for the mover), when that differs from `played` and the position after
+/// `played`, worth `after` for the mover, seems to give away at least half an inaccuracy's
+/// winning chance. A move that seems to lose less is not marked, so it needs no check.
+pub fn needs_check(then: Evaluated, played: Move, after: i32) -> Option<Move> {
+    let best = then.best.filter(|&b| b != played)?;
+    let seeming = winning_chance(then.score) - winning_chance(after);
+    (seeming >= INACCURACY / 2.0).then_some(best)
+}
+
 /// The move `played` in `prev`, which the engine scored `then` (for the mover), leading to a
-/// position worth `after` for the mover.
-fn judge(prev: &Position, then: Evaluated, played: Move, after: i32) -> ReviewPly {
-    let loss = if then.best == Some(played) {
-        0
-    } else {
-        (then.score - after).max(0)
+/// position worth `after` for the mover; `check` is what searching the move and the engine's
+/// suggestion side by side found. Without a check no move is marked: the move was the
+/// engine's own, or it seemed to lose too little to need one.
+fn judge(
+    prev: &Position,
+    then: Evaluated,
+    played: Move,
+    after: i32,
+    check: Option<Check>,
+) -> ReviewPly {
+    let suggestion = then.best.filter(|&b| b != played && prev.is_legal(b));
+    let (loss, chance_lost) = match (suggestion, check) {
+        (Some(_), Some(check)) => (
+            (check.suggested - check.played).max(0),
+            (winning_chance(check.suggested) - winning_chance(check.played)).max(0.0),
+        ),
+        // Too small to check: the seeming loss, which [`needs_check`] found below any mark.
+        (Some(_), None) => (
+            (then.score - after).max(0),
+            (winning_chance(then.score) - winning_chance(after)).max(0.0),
+        ),
+        (None, _) => (0, 0.0),
     };
-    let chance_lost = if loss == 0 {
-        0.0
+    let mark = if check.is_some() {
+        mark(chance_lost)
     } else {
-        (winning_chance(then.score) - winning_chance(after)).max(0.0)
+        None
     };
-    let best = then.best.filter(|&b| b != played && prev.is_legal(b));
+    let best = suggestion.filter(|_| mark.is_some());
     ReviewPly {
         loss,
         chance_lost,
-        mark: mark(chance_lost),
+        mark,
         best: best.map(|b| format_move(prev, b, Notation::Chinese)),
         best_iccs: best.map(|b| b.to_string()),
+        check: check.filter(|_| suggestion.is_some()),
     }
 }
 
@@ -140,5 +220,84 @@ mod tests {
         assert_eq!(mark(lost(0, -800)), Some("blunder"));
         assert_eq!(mark(lost(-800, -1200)), None);
         assert_eq!(mark(lost(-900, -1100)), None);
+    }
+
+    fn mv(text: &str) -> Move {
+        xiangqi::parse_move(&Position::startpos(), text).unwrap()
+    }
+
+    /// The start position, where Red's engine preferred the central cannon `h2e2`.
+    fn start() -> (Position, Evaluated) {
+        let then = Evaluated {
+            score: 30,
+            best: Some(mv("h2e2")),
+        };
+        (Position::startpos(), then)
+    }
+
+    #[test]
+    fn a_move_is_marked_only_when_the_check_confirms_the_better_one() {
+        let (pos, then) = start();
+        let played = mv("a0a1");
+        // The position after the move seemed three soldiers worse: worth a check.
+        assert_eq!(needs_check(then, played, -270), Some(mv("h2e2")));
+        // The check, both moves to depth 12: the suggestion is really better by a blunder.
+        let check = Check {
+            played: -280,
+            suggested: 25,
+            depth: 12,
+        };
+        let ply = judge(&pos, then, played, -270, Some(check));
+        assert_eq!(ply.mark, Some("blunder"));
+        assert_eq!(ply.best.as_deref(), Some("炮二平五"));
+        assert_eq!(ply.best_iccs.as_deref(), Some("h2e2"));
+        assert_eq!(ply.loss, 305);
+        assert_eq!(ply.check, Some(check));
+    }
+
+    #[test]
+    fn a_suggestion_the_check_refutes_is_not_named() {
+        // The case: two separate searches made the move look like a loss, but searched
+        // side by side the move played is the better one. No mark, no "better" move.
+        let (pos, then) = start();
+        let played = mv("b2e2");
+        let check = Check {
+            played: 40,
+            suggested: -380,
+            depth: 14,
+        };
+        let ply = judge(&pos, then, played, -200, Some(check));
+        assert_eq!(ply.mark, None);
+        assert_eq!(ply.best, None);
+        assert_eq!(ply.best_iccs, None);
+        assert_eq!(ply.loss, 0);
+        assert_eq!(ply.check, Some(check));
+    }
+
+    #[test]
+    fn small_seeming_losses_and_the_engines_own_move_are_not_checked_or_marked() {
+        let (pos, then) = start();
+        assert_eq!(needs_check(then, mv("b2e2"), 20), None);
+        let ply = judge(&pos, then, mv("b2e2"), 20, None);
+        assert_eq!(
+            (ply.mark, ply.best.as_deref(), ply.check),
+            (None, None, None)
+        );
+        assert_eq!(ply.loss, 10);
+        assert_eq!(needs_check(then, mv("h2e2"), -500), None);
+        let own = judge(&pos, then, mv("h2e2"), -500, None);
+        assert_eq!((own.mark, own.loss, own.chance_lost), (None, 0, 0.0));
+    }
+
+    #[test]
+    fn depths_are_read_by_name_and_grow_in_time() {
+        let depth: ReviewDepth = serde_json::from_str("\"deep\"").unwrap();
+        assert_eq!(depth, ReviewDepth::Deep);
+        assert!(serde_json::from_str::<ReviewDepth>("\"deeper\"").is_err());
+        let times: Vec<Duration> = [ReviewDepth::Quick, ReviewDepth::Normal, ReviewDepth::Deep]
+            .iter()
+            .map(|d| d.limits().1)
+            .collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
     }
 }

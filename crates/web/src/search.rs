@@ -14,7 +14,7 @@ use super::job::JobKind;
 use super::judgement;
 use super::pool::{Busy, Lease, Owner};
 use super::report::{capped, Analysis, SCORE_CAP};
-use super::review::Evaluated;
+use super::review::{self, Check, Evaluated};
 use super::state::AppState;
 use super::store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -361,33 +361,66 @@ impl From<StoreError> for Unsaved {
     }
 }
 
-/// Evaluates every position of the game and marks each move by how much it lost.
+/// Evaluates every position of the game and marks each move by how much it lost, checking
+/// each move that seems to lose against the engine's suggestion ([`review::needs_check`]).
 fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap: &Snapshot) {
+    let Some(depth) = lock(shared).review().map(|r| r.depth) else {
+        return;
+    };
+    let (max_depth, time) = depth.limits();
     let mut pos = snap.start.clone();
     let mut positions = vec![pos.clone()];
     for &m in &snap.moves {
         pos.make_move(m);
         positions.push(pos.clone());
     }
-    let mut found: Vec<Evaluated> = Vec::new();
+    let request_at = |i: usize, limits: Limits| {
+        let mut request = SearchRequest::new(snap.start.clone(), limits);
+        request.moves = snap.moves[..i].to_vec();
+        request
+    };
+    let mut found: Vec<(Evaluated, u32)> = Vec::new();
     for (i, root) in positions.iter().enumerate() {
-        let now = if root.has_no_legal_move() {
-            Evaluated {
+        let (now, reached) = if root.has_no_legal_move() {
+            let lost = Evaluated {
                 score: -SCORE_CAP,
                 best: None,
-            }
+            };
+            (lost, 0)
         } else {
-            let mut request = SearchRequest::new(snap.start.clone(), limits(8, 400));
-            request.moves = snap.moves[..i].to_vec();
+            let request = request_at(i, limits(max_depth, time.as_millis() as u64));
             let Some(result) = lease.search(request, None, cancel, |_| {}) else {
                 return;
             };
-            Evaluated {
+            let now = Evaluated {
                 score: capped(result.score),
                 best: result.best_move,
-            }
+            };
+            (now, result.depth)
         };
-        found.push(now);
+        found.push((now, reached));
+        let before = i.checked_sub(1).map(|p| (p, found[p].0, snap.moves[p]));
+        // The move into this position, checked against the suggestion before it when it
+        // seems to lose: both searched side by side to the depth the suggestion came from.
+        let check = match before {
+            Some((p, then, played)) => match review::needs_check(then, played, -now.score) {
+                Some(suggested) => {
+                    let check_limits = limits(found[p].1.max(1), 2 * time.as_millis() as u64);
+                    let compared =
+                        lease.compare(request_at(p, check_limits), &[played, suggested], cancel);
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    compared.map(|(scores, depth)| Check {
+                        played: capped(scores[0]),
+                        suggested: capped(scores[1]),
+                        depth,
+                    })
+                }
+                None => None,
+            },
+            None => None,
+        };
         let mut entry = lock(shared);
         if !entry.owns(cancel) {
             return;
@@ -395,9 +428,7 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
         let Some(review) = entry.review_mut() else {
             return;
         };
-        let before = i
-            .checked_sub(1)
-            .map(|p| (&positions[p], found[p], snap.moves[p]));
-        review.add(root, now, before);
+        let before = before.map(|(p, then, played)| (&positions[p], then, played));
+        review.add(root, now, before, check);
     }
 }

@@ -383,6 +383,60 @@ async fn playing_black_the_computer_opens() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_checks_a_blunder_and_looks_as_hard_as_asked() {
+    let t = Test::new();
+    // Red's chariot can mate on the d-file (the generals may not face each other on the e-file);
+    // Red steps the general up instead, and Black takes the chariot.
+    let game = t
+        .new_game(json!({"fen": "3k5/9/9/9/r8/R8/9/9/9/4K4 w - - 0 1", "human": "both"}))
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    for mv in ["e0e1", "a5a4"] {
+        let (s, b) = t.play(&id, mv).await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+    }
+    let review = format!("/api/games/{id}/review");
+    let (s, b) = t
+        .call("POST", &review, Some(json!({"depth": "deeper"})))
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{b}");
+    assert!(b["message"].as_str().unwrap().contains("review"), "{b}");
+    let (s, b) = t
+        .call("POST", &review, Some(json!({"depth": "quick"})))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let game = t
+        .wait(&id, "the review", |g| g["review"]["finished"] == true)
+        .await;
+    let r = &game["review"];
+    assert_eq!(r["depth"], "quick");
+    let blunder = &r["plies"][0];
+    assert_eq!(blunder["mark"], "blunder", "{r}");
+    assert_eq!(blunder["best_iccs"], "a4d4", "{r}");
+    assert_eq!(blunder["best"], "车九平六", "{r}");
+    let check = &blunder["check"];
+    assert!(check["depth"].as_u64().unwrap() >= 1, "{r}");
+    assert!(
+        check["suggested"].as_i64().unwrap() > check["played"].as_i64().unwrap() + 500,
+        "{r}"
+    );
+    // Black's capture was the engine's own move: no mark, nothing named, nothing checked.
+    let capture = &r["plies"][1];
+    assert_eq!(capture["mark"], Value::Null, "{r}");
+    assert_eq!(capture["best"], Value::Null, "{r}");
+    assert_eq!(capture["check"], Value::Null, "{r}");
+
+    // The same depth again changes nothing; another depth reviews the game again.
+    let (s, b) = t
+        .call("POST", &review, Some(json!({"depth": "quick"})))
+        .await;
+    assert_eq!((s, &b["job"]), (StatusCode::OK, &Value::Null), "{b}");
+    let (s, b) = t.call("POST", &review, None).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(b["review"]["depth"], "normal", "{b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mate_review_and_pgn() {
     let t = Test::new();
     let game = t.new_game(json!({"fen": MATE_IN_ONE, "level": 1})).await;

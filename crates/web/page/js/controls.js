@@ -8,7 +8,7 @@ import { notice, confirmDialog, retranslateNotice } from './dialogs.js';
 import { setupFiles } from './files.js';
 import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
-import { setGame, openGame, newGame, action, setAnalysis, failed } from './game.js';
+import { setGame, openGame, newGame, action, review, setAnalysis, failed } from './game.js';
 import { setupNewGame, openNewGame } from './new-game.js';
 import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
@@ -55,7 +55,9 @@ export function setupControls() {
     if (!app.game?.draw_offered) notice(t('drawOffered'));
     action('draw');
   });
-  $('review-btn').addEventListener('click', () => action('review'));
+  $('review-btn').addEventListener('click', () => review());
+  $('review-depth').value = settings.reviewDepth();
+  $('review-depth').addEventListener('change', () => settings.setReviewDepth($('review-depth').value));
   $('resign').addEventListener('click', async () => {
     if (await confirmDialog(t('confirmResign'))) action('resign');
   });
@@ -89,7 +91,7 @@ export function setupControls() {
   $('last').addEventListener('click', () => browse(Infinity));
   $('end-dialog').addEventListener('close', () => {
     const v = $('end-dialog').returnValue;
-    if (v === 'review') action('review');
+    if (v === 'review') review();
     if (v === 'new') $('new-game').click();
   });
   $('lang').addEventListener('click', () => {

@@ -181,6 +181,18 @@ export async function action(name) {
   }
 }
 
+/** Asks for a review of the game, as hard as the person chose. */
+export async function review() {
+  if (!app.game) return;
+  const id = app.game.id;
+  const send = async () => setGame(await api.review(id, settings.reviewDepth()));
+  try {
+    await send();
+  } catch (e) {
+    failed(e, send);
+  }
+}
+
 export async function setAnalysis(on) {
   settings.setAnalysis(on);
   if (!app.game) return;

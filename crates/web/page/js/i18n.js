@@ -3,6 +3,11 @@
 
 import { settings } from './settings.js';
 
+/** A score in centi-soldiers as soldiers, signed: `+0.25`, `−3.80`. */
+function pawns(cs) {
+  return `${cs >= 0 ? '+' : '−'}${(Math.abs(cs) / 100).toFixed(2)}`;
+}
+
 const TEXT = {
   zh: {
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
@@ -95,7 +100,9 @@ const TEXT = {
     mateIn: (side, n) => `${side}${n} 步杀`,
     reviewing: (a, b) => `分析中 ${a}/${b}`, reviewDone: '分析完成',
     marks: { inaccuracy: '欠佳', mistake: '失误', blunder: '败着' },
-    better: (m) => `更好：${m}`, summaryFor: (side) => `${side}：`,
+    better: (m, c) => (c ? `更好：${m}（${pawns(c.suggested)}，本着 ${pawns(c.played)}，同为 ${c.depth} 层）` : `更好：${m}`),
+    summaryFor: (side) => `${side}：`,
+    reviewDepth: '复盘深度', reviewQuick: '快速', reviewNormal: '标准', reviewDeep: '深入',
     legalPosition: (n) => `✓ 合法局面（${n} 种走法）`,
     noGameHere: (title, reason) => `不能从这个局面开局，棋局已经结束：${title}（${reason}）`, copied: '已复制', loaded: '已载入棋局',
     alreadyLoaded: '这个文件已经载入过，打开的是当时的那盘棋',
@@ -204,7 +211,9 @@ const TEXT = {
     mateIn: (side, n) => `${side} mates in ${n}`,
     reviewing: (a, b) => `analysing ${a}/${b}`, reviewDone: 'done',
     marks: { inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
-    better: (m) => `better: ${m}`, summaryFor: (side) => `${side}: `,
+    better: (m, c) => (c ? `better: ${m} (${pawns(c.suggested)} against ${pawns(c.played)} for the move played, both at depth ${c.depth})` : `better: ${m}`),
+    summaryFor: (side) => `${side}: `,
+    reviewDepth: 'Review depth', reviewQuick: 'quick', reviewNormal: 'normal', reviewDeep: 'deep',
     legalPosition: (n) => `✓ legal position (${n} legal moves)`,
     noGameHere: (title, reason) => `No game can start here, it is over: ${title} — ${reason}`, copied: 'Copied', loaded: 'Game loaded',
     alreadyLoaded: 'This file is already among your games: its game is opened, not a copy',

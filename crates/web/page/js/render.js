@@ -116,7 +116,7 @@ function renderMoves() {
       sym.textContent = markSymbol(mark);
       li.appendChild(sym);
       const better = review.plies[i].best;
-      li.title = `${t('marks')[mark]}${better ? ` — ${t('better', better)}` : ''}`;
+      li.title = `${t('marks')[mark]}${better ? ` — ${t('better', better, review.plies[i].check)}` : ''}`;
     }
     if (i + 1 === shownPly()) li.classList.add('current');
     li.tabIndex = -1;
@@ -184,6 +184,7 @@ function renderButtons() {
   $('resign').disabled = over;
   $('draw').disabled = over || thinking || game.human === 'both';
   $('review-btn').disabled = game.moves.length === 0 || (!over && game.human !== 'both') || game.job === 'review';
+  $('review-depth').disabled = $('review-btn').disabled;
   $('pause').hidden = !game.clock || over;
   $('continue-here').hidden = game.human !== 'both';
   $('draw').textContent = game.draw_offered ? t('acceptDraw') : t('offerDraw');

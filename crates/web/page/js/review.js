@@ -58,7 +58,7 @@ export function renderReview(review, view, onPick) {
   if (shown?.mark) {
     const line = document.createElement('div');
     line.className = `review-current mark-${shown.mark}`;
-    line.textContent = `${view.label} ${view.move}${markSymbol(shown.mark)} ${t('marks')[shown.mark]}${shown.best ? ` — ${t('better', shown.best)}` : ''}`;
+    line.textContent = `${view.label} ${view.move}${markSymbol(shown.mark)} ${t('marks')[shown.mark]}${shown.best ? ` — ${t('better', shown.best, shown.check)}` : ''}`;
     summary.appendChild(line);
   }
   for (const side of ['red', 'black']) {

@@ -12,6 +12,7 @@ const KEYS = {
   lang: 'xiangqi.lang',
   game: 'xiangqi.game',
   clock: 'xiangqi.clock',
+  reviewDepth: 'xiangqi.reviewDepth',
 };
 
 function read(name) {
@@ -59,6 +60,12 @@ export const settings = {
   setLevel: (level) => write('level', String(level)),
   notation: () => read('notation') || 'chinese',
   setNotation: (notation) => write('notation', notation),
+  /** How hard a review looks at each position: `quick`, `normal` or `deep`. */
+  reviewDepth: () => {
+    const depth = read('reviewDepth');
+    return ['quick', 'normal', 'deep'].includes(depth) ? depth : 'normal';
+  },
+  setReviewDepth: (depth) => write('reviewDepth', depth),
   analysis: () => read('analysis') === '1',
   setAnalysis: (on) => write('analysis', on ? '1' : '0'),
   /** 'light', 'dark', or null when never chosen (then the system's preference). */
