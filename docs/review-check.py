@@ -66,6 +66,7 @@ class Uci:
         self.send("uci")
         self.wait("uciok")
         self.send("setoption name MultiPV value 2")
+        self.send("setoption name OwnBook value false")
         self.send("isready")
         self.wait("readyok")
 

@@ -170,6 +170,18 @@ fn pgn_errors_name_the_problem() {
     assert!(err.contains("line 3") && err.contains("车九平九"), "{err}");
 }
 
+#[test]
+fn pgn_reads_a_big5_file() {
+    let path = std::env::temp_dir().join(format!("xiangqi-big5-{}.pgn", std::process::id()));
+    let text = "[Red \"許銀川\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ *\n";
+    std::fs::write(&path, encoding_rs::BIG5.encode(text).0).unwrap();
+    let o = xiangqi(&["pgn", path.to_str().unwrap(), "--to", "chinese"]);
+    let _ = std::fs::remove_file(&path);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let moves: Vec<String> = stdout(&o).lines().take(4).map(str::to_owned).collect();
+    assert_eq!(moves, ["炮二平五", "马８进７", "马二进三", "车９平８"]);
+}
+
 /// A megabyte of NUL bytes once gave a 4 MB error line; the message quotes an excerpt.
 #[test]
 fn pgn_errors_on_garbage_are_short() {

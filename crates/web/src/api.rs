@@ -312,7 +312,7 @@ fn playable_start(pos: Position) -> Result<Position, ApiError> {
     }
 }
 
-/// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8 or GBK).
+/// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8, GBK or Big5).
 fn first_game(bytes: &[u8]) -> Result<GameRecord, ApiError> {
     if bytes.starts_with(b"XQ") {
         return xiangqi::record_from_xqf(bytes)

@@ -23,7 +23,7 @@ pub enum Output {
 /// Arguments of `pgn`.
 #[derive(Args)]
 pub struct PgnArgs {
-    /// A PGN file (UTF-8 or GBK, any line ends) or an XQF file.
+    /// A PGN file (UTF-8, GBK or Big5, any line ends) or an XQF file.
     file: PathBuf,
     /// Output: the main line in a notation, one move per line, or the game as PGN.
     #[arg(long, value_enum, default_value = "iccs")]

@@ -168,6 +168,21 @@ async fn a_records_bare_result_is_kept_without_an_invented_termination() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big5_file_with_traditional_characters_is_read() {
+    let t = Test::new();
+    let file = "[Event \"台北\"]\n[Red \"許\"]\n[Black \"林\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ *\n";
+    let (big5, _, unmappable) = encoding_rs::BIG5.encode(file);
+    assert!(!unmappable);
+    let (s, game) = import(&t, &big5).await;
+    assert_eq!(s, StatusCode::CREATED, "{game}");
+    assert_eq!(plies(&game), 4, "{game}");
+    assert_eq!(
+        (&game["red"], &game["event"]),
+        (&json!("許"), &json!("台北"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_file_imported_twice_opens_the_first_game() {
     let t = Test::new();
     let file = "[Event \"Twice\"]\n[Red \"A\"]\n[Black \"B\"]\n\n1. 炮二平五 马８进７ *\n";

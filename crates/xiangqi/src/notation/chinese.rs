@@ -98,6 +98,13 @@ enum Token {
     Action(Action),
 }
 
+/// Whether `c` is one of the Chinese notation's own characters (a piece, a numeral, a place or
+/// a direction, in simplified or traditional form, full-width digits included); plain ASCII
+/// digits are not, as every text has them.
+pub(crate) fn is_move_character(c: char) -> bool {
+    !c.is_ascii() && token(c).is_some()
+}
+
 /// The token a character stands for.
 fn token(c: char) -> Option<Token> {
     let kind = match c {

@@ -43,6 +43,7 @@ mod iccs;
 mod uci;
 mod wxf;
 
+pub(crate) use chinese::is_move_character;
 pub use error::NotationError;
 
 use crate::excerpt::excerpt;

@@ -220,3 +220,41 @@ fn every_truncation_with_iccs_codec() {
     let iccs = write_pgn(&record_from_xqf(&xqf).unwrap(), &IccsCodec, "ICCS");
     check_truncations(iccs.as_bytes(), &IccsCodec);
 }
+
+/// `text` as a Taiwanese or Hong Kong file writes it: the notation in traditional characters,
+/// encoded in Big5 (characters Big5 lacks, such as simplified names, become `&#…;`; 俥 and 傌
+/// are not in Big5 either, so its files write 車 and 馬).
+fn as_big5(text: &str) -> Vec<u8> {
+    let traditional: String = text
+        .chars()
+        .map(|c| match c {
+            '车' => '車',
+            '马' => '馬',
+            '炮' => '砲',
+            '帅' => '帥',
+            '将' => '將',
+            '进' => '進',
+            '后' => '後',
+            c => c,
+        })
+        .collect();
+    encoding_rs::BIG5.encode(&traditional).0.into_owned()
+}
+
+#[test]
+fn real_files_in_big5_read_as_in_gbk() {
+    for (name, ..) in FILES {
+        let Some(bytes) = testdata::read(name) else {
+            return;
+        };
+        let codec = notation_codec();
+        let gbk = read_pgn(&bytes, codec.as_ref()).unwrap();
+        let big5 = as_big5(&super::decode::decode(&bytes));
+        assert!(std::str::from_utf8(&big5).is_err(), "{name}");
+        let read = read_pgn(&big5, codec.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let moves = |games: &[GameRecord]| games[0].moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+        assert_eq!(moves(&read), moves(&gbk), "{name}");
+        assert_eq!(read[0].result, gbk[0].result, "{name}");
+        assert_eq!(read[0].tag("Date"), gbk[0].tag("Date"), "{name}");
+    }
+}
