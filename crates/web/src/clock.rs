@@ -242,6 +242,26 @@ impl Clock {
         Ok(())
     }
 
+    /// How long each move so far took on its side's clock, the first move by `first_mover`:
+    /// its game time before the move, less what was left after it before the increment. Not
+    /// known (`None`) for a move that ran into byo-yomi, whose periods leave no trace.
+    pub fn times_taken(&self, first_mover: Color) -> Vec<Option<Duration>> {
+        let mut before = [self.controls[0].main, self.controls[1].main];
+        let mut mover = first_mover;
+        self.history
+            .iter()
+            .map(|&after| {
+                let control = self.control(mover);
+                let side = &mut before[index(mover)];
+                let kept = after.saturating_sub(control.increment);
+                let taken = (!kept.is_zero()).then(|| side.saturating_sub(kept));
+                *side = after;
+                mover = mover.other();
+                taken
+            })
+            .collect()
+    }
+
     /// Takes back the last `plies` moves: each side's time is what it had after its last move
     /// still standing (or its game time), and the side to move's time starts afresh.
     pub fn undo(&mut self, plies: usize, first_mover: Color, now: Instant) {
@@ -376,6 +396,36 @@ mod tests {
         assert!(!clock.is_flagged(Red, t0 + secs(23)));
         assert!(clock.is_flagged(Red, t0 + secs(24)));
         assert_eq!(clock.press(Red, t0 + secs(25)), Err(Flagged(Red)));
+    }
+
+    #[test]
+    fn each_move_took_what_its_clock_lost_until_byoyomi() {
+        let t0 = Instant::now();
+        let mut clock = Clock::new(control(20, 2, 5), control(300, 0, 0));
+        clock.start(t0);
+        clock.press(Red, t0 + secs(8)).unwrap(); // 8 s of Red's 20, then 2 more
+        clock.press(Black, t0 + secs(11)).unwrap(); // 3 s
+        clock.pause(Red, t0 + secs(15));
+        clock.resume(t0 + secs(100));
+        clock.press(Red, t0 + secs(106)).unwrap(); // 4 s, a pause, 6 s: 10 of Red's 14
+        clock.press(Black, t0 + secs(107)).unwrap(); // 1 s
+        clock.press(Red, t0 + secs(116)).unwrap(); // 6 s left, 9 taken: into byo-yomi
+        let taken = clock.times_taken(Red);
+        assert_eq!(
+            taken,
+            [
+                Some(secs(8)),
+                Some(secs(3)),
+                Some(secs(10)),
+                Some(secs(1)),
+                None
+            ]
+        );
+        // Black moving first counts from Black.
+        let mut clock = Clock::new(control(60, 0, 0), control(60, 0, 0));
+        clock.start(t0);
+        clock.press(Black, t0 + secs(7)).unwrap();
+        assert_eq!(clock.times_taken(Black), [Some(secs(7))]);
     }
 
     #[test]

@@ -22,6 +22,9 @@ struct MoveView {
     fen: String,
     capture: bool,
     check: bool,
+    /// How long the move took on its side's clock, in milliseconds, when that is known (a
+    /// game on the clock, the move made before byo-yomi).
+    took_ms: Option<u64>,
 }
 
 /// How a game ended, as the page shows it.
@@ -107,7 +110,11 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
     let rules = game.rules();
     let mut pos = rules.start().clone();
     let mut moves = Vec::with_capacity(rules.len());
-    for m in rules.moves() {
+    let taken = game
+        .clock()
+        .map(|clock| clock.times_taken(rules.start().side_to_move()))
+        .unwrap_or_default();
+    for (i, m) in rules.moves().enumerate() {
         let capture = pos.piece_at(m.to()).is_some();
         let iccs = m.to_string();
         let chinese = format_move(&pos, m, Notation::Chinese);
@@ -120,6 +127,11 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
             fen: pos.to_fen(),
             capture,
             check: pos.in_check(),
+            took_ms: taken
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|d| d.as_millis() as u64),
         });
     }
     let outcome = game.ending();

@@ -3,6 +3,14 @@
 
 import { settings } from './settings.js';
 
+/** How long a move took: `3.4s` under ten seconds, `12s` under a minute, else `2:05`. */
+function duration(ms, seconds) {
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)}${seconds}`;
+  if (ms < 60_000) return `${Math.floor(ms / 1000)}${seconds}`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
 /** A score in centi-soldiers as soldiers, signed: `+0.25`, `−3.80`. */
 function pawns(cs) {
   return `${cs >= 0 ? '+' : '−'}${(Math.abs(cs) / 100).toFixed(2)}`;
@@ -102,7 +110,7 @@ const TEXT = {
     marks: { inaccuracy: '欠佳', mistake: '失误', blunder: '败着' },
     better: (m, c) => (c ? `更好：${m}（${pawns(c.suggested)}，本着 ${pawns(c.played)}，同为 ${c.depth} 层）` : `更好：${m}`),
     summaryFor: (side) => `${side}：`,
-    reviewDepth: '复盘深度', reviewQuick: '快速', reviewNormal: '标准', reviewDeep: '深入',
+    took: (ms) => duration(ms, '秒'), reviewDepth: '复盘深度', reviewQuick: '快速', reviewNormal: '标准', reviewDeep: '深入',
     legalPosition: (n) => `✓ 合法局面（${n} 种走法）`,
     noGameHere: (title, reason) => `不能从这个局面开局，棋局已经结束：${title}（${reason}）`, copied: '已复制', loaded: '已载入棋局',
     alreadyLoaded: '这个文件已经载入过，打开的是当时的那盘棋',
@@ -213,7 +221,7 @@ const TEXT = {
     marks: { inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder' },
     better: (m, c) => (c ? `better: ${m} (${pawns(c.suggested)} against ${pawns(c.played)} for the move played, both at depth ${c.depth})` : `better: ${m}`),
     summaryFor: (side) => `${side}: `,
-    reviewDepth: 'Review depth', reviewQuick: 'quick', reviewNormal: 'normal', reviewDeep: 'deep',
+    took: (ms) => duration(ms, 's'), reviewDepth: 'Review depth', reviewQuick: 'quick', reviewNormal: 'normal', reviewDeep: 'deep',
     legalPosition: (n) => `✓ legal position (${n} legal moves)`,
     noGameHere: (title, reason) => `No game can start here, it is over: ${title} — ${reason}`, copied: 'Copied', loaded: 'Game loaded',
     alreadyLoaded: 'This file is already among your games: its game is opened, not a copy',

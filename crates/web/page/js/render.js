@@ -118,6 +118,12 @@ function renderMoves() {
       const better = review.plies[i].best;
       li.title = `${t('marks')[mark]}${better ? ` — ${t('better', better, review.plies[i].check)}` : ''}`;
     }
+    if (m.took_ms !== null && m.took_ms !== undefined) {
+      const took = document.createElement('span');
+      took.className = 'took';
+      took.textContent = t('took', m.took_ms);
+      li.appendChild(took);
+    }
     if (i + 1 === shownPly()) li.classList.add('current');
     li.tabIndex = -1;
     li.addEventListener('click', () => browse(i + 1));

@@ -74,12 +74,21 @@ async fn the_server_keeps_the_time_and_the_increment() {
     let red = main_ms(&after, "red");
     assert!(red > 300_000 && red <= 302_700, "{red}");
     assert_eq!(after["clock"]["running"], "black");
+    // The move list says how long the move took: what the clock lost, less the increment.
+    let took = after["moves"][0]["took_ms"].as_u64().unwrap();
+    assert!(took.abs_diff(303_000 - red) <= 1, "{took} {red}");
+    assert!((300..2_000).contains(&took), "{took}");
     let (_, pgn) = t
         .raw("GET", &format!("/api/games/{id}/pgn"), "", Vec::new())
         .await;
     let pgn = String::from_utf8(pgn).unwrap();
     assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
     assert!(pgn.contains("{[%clk 0:05:0"), "{pgn}");
+    // A game without a clock knows no times.
+    let free = t.new_game(json!({"human": "both"})).await;
+    let free_id = free["id"].as_str().unwrap().to_owned();
+    let (_, free) = t.play(&free_id, "h2e2").await;
+    assert_eq!(free["moves"][0]["took_ms"], Value::Null, "{free}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
