@@ -12,6 +12,10 @@
 //! NegaScout, written small, to compare with each other and with the engine. Everything else is
 //! the engine's own business.
 //!
+//! It serves every front end (the web GUI, the protocols, the match manager's random openings,
+//! the training tools) and stands only on the rules and on `xiangqi_files` (to read a network
+//! or a book a person names); it knows nothing of HTTP, protocols or the tools above it.
+//!
 //! ```
 //! use xiangqi::Position;
 //! use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};

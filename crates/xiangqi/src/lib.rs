@@ -1,6 +1,10 @@
 //! Xiangqi (Chinese chess) rules: the board, exact legal move generation, FEN, move notations
 //! (ICCS, UCI, WXF, Chinese), game records with the end-of-game rules, and PGN/XQF files.
 //!
+//! Every other crate stands on it, and it stands on none of the project's: it owns why a move
+//! is illegal and how a game ended, and knows nothing of search, files on disk, HTTP or
+//! protocols.
+//!
 //! ```
 //! use xiangqi::{Position, perft};
 //! let mut pos = Position::startpos();
