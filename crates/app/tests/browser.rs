@@ -588,6 +588,21 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     }
     page.until("analysis to depth 6", "parseInt((document.querySelector('#an-depth').textContent.match(/\\d+/) || ['0'])[0]) >= 6 && document.querySelector('#pv').textContent.length > 0").await?;
     page.screenshot("game.png").await?;
+    // Three lines: listed under the first, and three arrows on the board.
+    page.select("#analysis-lines", "3").await?;
+    page.until(
+        "three lines and their arrows",
+        "document.querySelectorAll('#pv-lines .pv-line').length === 2 \
+         && document.querySelectorAll('.marks-over .line-arrow').length === 3",
+    )
+    .await?;
+    page.screenshot("lines.png").await?;
+    page.select("#analysis-lines", "1").await?;
+    page.until(
+        "one line again",
+        "document.querySelectorAll('.marks-over .line-arrow').length <= 1",
+    )
+    .await?;
     page.click("#analysis-toggle").await?;
 
     // Browsing: clicking a move shows that position, the game stays where it is.

@@ -16,7 +16,7 @@
 //! | `POST /api/games/{id}/pause`, `/resume` | stops / restarts the clock |
 //! | `POST /api/games/{id}/hint` | asks the engine for a move |
 //! | `POST /api/games/{id}/review` | reviews the game: `{depth?}` (`quick`, `normal`, `deep`) or no body |
-//! | `POST /api/games/{id}/settings` | `{level?, analysis?}` |
+//! | `POST /api/games/{id}/settings` | `{level?, analysis?, lines?}` (lines: 1–5, analysis MultiPV) |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor, and how a game from it ends |
@@ -33,6 +33,7 @@ use super::game::{Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::job::JobKind;
+use super::report::MAX_ANALYSIS_LINES;
 use super::review::ReviewDepth;
 use super::search;
 use super::state::AppState;
@@ -670,6 +671,7 @@ async fn review(
 struct Settings {
     level: Option<u8>,
     analysis: Option<bool>,
+    lines: Option<u8>,
 }
 
 async fn settings(
@@ -678,8 +680,18 @@ async fn settings(
     ApiJson(body): ApiJson<Settings>,
 ) -> Result<Json<GameView>, ApiError> {
     let level = body.level.map(|l| check_level(Some(l))).transpose()?;
+    if let Some(lines) = body.lines {
+        if !(1..=MAX_ANALYSIS_LINES).contains(&usize::from(lines)) {
+            return Err(ApiError::BadRequest(format!(
+                "lines must be 1 to {MAX_ANALYSIS_LINES}, not {lines}"
+            )));
+        }
+    }
     with_game(state, id, move |state, shared, entry| {
         let changed = level.is_some_and(|level| entry.change(|game| game.set_level(level)));
+        if let Some(lines) = body.lines {
+            entry.set_analysis_lines(usize::from(lines));
+        }
         if let Some(on) = body.analysis {
             entry.set_analysis(on);
             // Asked for now, an analysis the server is too busy for is refused, not promised.

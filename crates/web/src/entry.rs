@@ -9,7 +9,7 @@
 
 use super::game::{Notice, Refusal, Snapshot, WebGame};
 use super::job::{Job, JobKind};
-use super::report::Analysis;
+use super::report::{Analysis, MAX_ANALYSIS_LINES};
 use super::review::{Review, ReviewDepth};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,6 +55,8 @@ pub struct GameEntry {
     /// The latest search report (the computer's thinking or an analysis).
     analysis: Option<Analysis>,
     analysis_on: bool,
+    /// How many lines an analysis shows (MultiPV), 1 to [`MAX_ANALYSIS_LINES`].
+    analysis_lines: usize,
     /// The version for which an analysis ran to its end (not started again for it).
     analysed_version: Option<u64>,
     /// A suggested move and its score, for the version it belongs to.
@@ -81,6 +83,7 @@ impl GameEntry {
             job: None,
             analysis: None,
             analysis_on: false,
+            analysis_lines: 1,
             analysed_version: None,
             hint: None,
             review: None,
@@ -251,6 +254,26 @@ impl GameEntry {
     /// A search report for the page.
     pub fn set_report(&mut self, analysis: Analysis) {
         self.analysis = Some(analysis);
+    }
+
+    /// The latest search report, to add a line to.
+    pub fn report_mut(&mut self) -> Option<&mut Analysis> {
+        self.analysis.as_mut()
+    }
+
+    /// How many lines an analysis shows.
+    pub fn analysis_lines(&self) -> usize {
+        self.analysis_lines
+    }
+
+    /// Sets how many lines an analysis shows (clamped to 1 to [`MAX_ANALYSIS_LINES`]); a
+    /// running analysis starts again with them.
+    pub fn set_analysis_lines(&mut self, lines: usize) {
+        self.analysis_lines = lines.clamp(1, MAX_ANALYSIS_LINES);
+        self.analysed_version = None;
+        if self.job_kind() == Some(JobKind::Analysis) {
+            self.cancel_job();
+        }
     }
 
     /// Whether the person wants the position analysed on their turn.

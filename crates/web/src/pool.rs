@@ -195,6 +195,13 @@ impl Lease {
         }
     }
 
+    /// How many lines (MultiPV) the next searches report, until the lease ends.
+    pub fn set_lines(&mut self, lines: usize) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_multipv(lines);
+        }
+    }
+
     /// How much before a clock's end the next searches stop (see [`CLOCK_OVERHEAD`]).
     pub fn set_overhead(&mut self, overhead: Duration) {
         if let Some(engine) = self.engine.as_mut() {
@@ -283,6 +290,7 @@ impl Drop for Lease {
     fn drop(&mut self) {
         if let Some(mut engine) = self.engine.take() {
             engine.stop_and_wait();
+            engine.set_multipv(1);
             let owner = self.owner.clone();
             lock(&self.pool.engines).push(Idle { engine, owner });
         }

@@ -7,6 +7,10 @@ use xiangqi::{format_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
 use xiangqi_engine::SearchInfo;
 
+/// The most lines an analysis shows (MultiPV): more would not fit beside the board, and each
+/// one costs the search about as much as the first.
+pub const MAX_ANALYSIS_LINES: usize = 5;
+
 /// Scores are capped here for reviews and graphs (a mate counts as this much).
 pub const SCORE_CAP: i32 = 2000;
 
@@ -31,29 +35,69 @@ pub struct Analysis {
     pub pv: Vec<String>,
     /// Principal variation in Chinese notation.
     pub pv_chinese: Vec<String>,
+    /// Every line searched (MultiPV), best first; the first is the one above.
+    pub lines: Vec<Line>,
 }
 
-impl Analysis {
-    /// The report of `info`, a search of `root` by a job of `kind`.
-    pub fn new(kind: JobKind, root: &Position, info: &SearchInfo) -> Analysis {
-        let red = root.side_to_move() == xiangqi::Color::Red;
-        let sign = if red { 1 } else { -1 };
+/// One line of a search with several (MultiPV): its score and its moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    /// Score for Red in centi-soldiers (mates capped at ±2000).
+    pub score_red: i32,
+    /// Moves to mate, positive when Red mates.
+    pub mate_red: Option<i32>,
+    /// The line, ICCS.
+    pub pv: Vec<String>,
+    /// The line in Chinese notation.
+    pub pv_chinese: Vec<String>,
+}
+
+impl Line {
+    /// The line of `info`, a search of `root`.
+    fn new(root: &Position, info: &SearchInfo) -> Line {
+        let sign = if root.side_to_move() == xiangqi::Color::Red {
+            1
+        } else {
+            -1
+        };
         let mate = match printed(info.score) {
             Printed::Mate(n) => Some(n * sign),
             Printed::Cp(_) => None,
         };
         let (pv, pv_chinese) = line(root, &info.pv);
+        Line {
+            score_red: capped(info.score) * sign,
+            mate_red: mate,
+            pv,
+            pv_chinese,
+        }
+    }
+}
+
+impl Analysis {
+    /// The report of `info`, a search of `root` by a job of `kind`.
+    pub fn new(kind: JobKind, root: &Position, info: &SearchInfo) -> Analysis {
+        let first = Line::new(root, info);
         let ms = info.time.as_millis() as u64;
         Analysis {
             kind,
             depth: info.depth,
-            score_red: capped(info.score) * sign,
-            mate_red: mate,
+            score_red: first.score_red,
+            mate_red: first.mate_red,
             nodes: info.nodes,
             nps: info.nodes * 1000 / ms.max(1),
             time_ms: ms,
-            pv,
-            pv_chinese,
+            pv: first.pv.clone(),
+            pv_chinese: first.pv_chinese.clone(),
+            lines: vec![first],
+        }
+    }
+
+    /// Adds the next line of the same depth (`info.multipv` after the first); a line of
+    /// another depth, or out of order, is not this report's and is left out.
+    pub fn add_line(&mut self, root: &Position, info: &SearchInfo) {
+        if info.depth == self.depth && info.multipv == self.lines.len() + 1 {
+            self.lines.push(Line::new(root, info));
         }
     }
 }

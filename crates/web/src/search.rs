@@ -125,6 +125,8 @@ struct Snapshot {
     /// A game on the clock: the shared game, to read the computer's time left when its search
     /// really starts (a queue for a slot must not eat into it unseen).
     clocked: bool,
+    /// How many lines an analysis shows.
+    lines: usize,
 }
 
 /// Engines playing on a clock stop this much before their time is up, for what happens between
@@ -164,6 +166,7 @@ pub fn start(
         version: entry.game().version(),
         level: entry.game().level(),
         clocked: entry.game().clock().is_some(),
+        lines: entry.analysis_lines(),
     };
     let state = Arc::clone(state);
     let shared = Arc::clone(shared);
@@ -245,6 +248,10 @@ fn run(
         lock(shared).end_job(cancel);
         return;
     }
+    // Only an analysis shows several lines; the engine goes back to one with its lease.
+    if kind == JobKind::Analysis {
+        lease.set_lines(snap.lines);
+    }
     lease.set_overhead(if snap.clocked && kind == JobKind::Computer {
         CLOCK_OVERHEAD
     } else {
@@ -258,8 +265,13 @@ fn run(
     let info_root = root.clone();
     let on_info = move |info: &SearchInfo| {
         let mut entry = lock(&info_shared);
-        if entry.owns(&info_cancel) {
+        if !entry.owns(&info_cancel) {
+            return;
+        }
+        if info.multipv <= 1 {
             entry.set_report(Analysis::new(kind, &info_root, info));
+        } else if let Some(report) = entry.report_mut() {
+            report.add_line(&info_root, info);
         }
     };
     // Only the computer's own moves are weakened; hints and analysis get the full engine.

@@ -578,6 +578,65 @@ async fn hint_draw_settings_and_leave() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_shows_as_many_lines_as_asked() {
+    let t = Test::new();
+    let game = t.new_game(json!({"human": "both"})).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let settings = format!("/api/games/{id}/settings");
+    for bad in [
+        json!({"lines": 0}),
+        json!({"lines": 6}),
+        json!({"lines": "x"}),
+    ] {
+        let (s, b) = t.call("POST", &settings, Some(bad)).await;
+        assert_error(s, &b, StatusCode::BAD_REQUEST);
+    }
+    let (s, b) = t
+        .call(
+            "POST",
+            &settings,
+            Some(json!({"lines": 3, "analysis": true})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(
+        (&b["analysis_lines"], &b["job"]),
+        (&json!(3), &json!("analysis"))
+    );
+    let game = t
+        .wait(&id, "three lines", |g| {
+            g["analysis"]["lines"]
+                .as_array()
+                .is_some_and(|l| l.len() == 3)
+        })
+        .await;
+    let lines = game["analysis"]["lines"].as_array().unwrap();
+    // Three different first moves, best first; the first line is the report's own.
+    let firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(lines[0]["pv"], game["analysis"]["pv"]);
+    // Back to one line: the analysis starts again with one.
+    let (s, b) = t.call("POST", &settings, Some(json!({"lines": 1}))).await;
+    assert_eq!(
+        (s, &b["analysis_lines"]),
+        (StatusCode::OK, &json!(1)),
+        "{b}"
+    );
+    t.wait(&id, "one line", |g| {
+        g["analysis"]["depth"].as_u64().is_some_and(|d| d >= 2)
+            && g["analysis"]["lines"]
+                .as_array()
+                .is_some_and(|l| l.len() == 1)
+    })
+    .await;
+    // Off again: the search stops (a running one would hold the test's end for its minute).
+    let (s, b) = t
+        .call("POST", &settings, Some(json!({"analysis": false})))
+        .await;
+    assert_eq!((s, &b["job"]), (StatusCode::OK, &Value::Null), "{b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn levels_list_their_elo() {
     let t = Test::new();
     let (s, b) = t.call("GET", "/api/levels", None).await;

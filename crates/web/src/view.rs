@@ -82,6 +82,8 @@ pub struct GameView {
     job: Option<JobKind>,
     analysis: Option<Analysis>,
     analysis_on: bool,
+    /// How many lines an analysis shows.
+    analysis_lines: usize,
     hint: Option<HintView>,
     notice: Option<Notice>,
     redo: usize,
@@ -168,6 +170,7 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
         job: entry.job_kind(),
         analysis: entry.analysis().cloned(),
         analysis_on: entry.analysis_on(),
+        analysis_lines: entry.analysis_lines(),
         hint,
         notice: game.notice(),
         redo: game.redo_len(),

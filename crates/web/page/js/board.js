@@ -196,7 +196,7 @@ export class Board {
    * Draws a position.
    * @param {{pieces: Map<string,string>, lastMove?: string|null, selected?: string|null,
    *          targets?: string[], check?: string|null, hint?: string|null, animate?: string|null,
-   *          cursor?: string|null}} state
+   *          lines?: string[], cursor?: string|null}} state
    */
   render(state) {
     this.state = state;
@@ -264,6 +264,20 @@ export class Board {
       if (state.pieces.has(sq)) el('circle', { cx: x, cy: y, r: 48, class: 'target capture', 'data-target': sq }, this.overLayer);
       else el('circle', { cx: x, cy: y, r: 13, class: 'target', 'data-target': sq }, this.overLayer);
     }
+    // The analysis's lines: an arrow for each first move, the best one widest and strongest.
+    (state.lines || []).forEach((move, i) => {
+      const a = this.xy(move.slice(0, 2));
+      const b = this.xy(move.slice(2, 4));
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const len = Math.hypot(dx, dy) || 1;
+      el('line', {
+        x1: a.x + (dx * 26) / len, y1: a.y + (dy * 26) / len,
+        x2: b.x - (dx * 40) / len, y2: b.y - (dy * 40) / len,
+        class: `line-arrow line-${i + 1}`, 'marker-end': `url(#${p}-arrow)`,
+        'stroke-width': Math.max(6, 16 - 3 * i), opacity: Math.max(0.3, 0.9 - 0.15 * i),
+      }, this.overLayer);
+    });
     if (state.hint) {
       const a = this.xy(state.hint.slice(0, 2));
       const b = this.xy(state.hint.slice(2, 4));

@@ -8,7 +8,7 @@ import { notice, confirmDialog, retranslateNotice } from './dialogs.js';
 import { setupFiles } from './files.js';
 import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
-import { setGame, openGame, newGame, action, review, setAnalysis, failed } from './game.js';
+import { setGame, openGame, newGame, action, review, setAnalysis, setAnalysisLines, failed } from './game.js';
 import { setupNewGame, openNewGame } from './new-game.js';
 import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
@@ -85,6 +85,7 @@ export function setupControls() {
     render();
   });
   $('analysis-toggle').addEventListener('change', () => setAnalysis($('analysis-toggle').checked));
+  $('analysis-lines').addEventListener('change', () => setAnalysisLines(Number($('analysis-lines').value)));
   $('first').addEventListener('click', () => browse(0));
   $('prev').addEventListener('click', () => browse(shownPly() - 1));
   $('next').addEventListener('click', () => browse(shownPly() + 1));

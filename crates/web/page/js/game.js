@@ -89,6 +89,9 @@ export function setGame(state, fresh = false) {
     const wantAnalysis = settings.analysis();
     $('analysis-toggle').checked = wantAnalysis;
     if (wantAnalysis !== state.analysis_on) setAnalysis(wantAnalysis);
+    const wantLines = settings.analysisLines();
+    $('analysis-lines').value = String(wantLines);
+    if (wantLines !== state.analysis_lines) setAnalysisLines(wantLines);
   } else if (state.version !== prev.version) {
     const added = state.moves.length - prev.moves.length;
     if (added > 0 && app.viewPly === null) {
@@ -190,6 +193,17 @@ export async function review() {
     await send();
   } catch (e) {
     failed(e, send);
+  }
+}
+
+/** Sets how many lines the analysis shows, remembered for the next games too. */
+export async function setAnalysisLines(lines) {
+  settings.setAnalysisLines(lines);
+  if (!app.game) return;
+  try {
+    setGame(await api.settings(app.game.id, { lines }));
+  } catch (e) {
+    notice(reasonText(e.code, e.message), 'error');
   }
 }
 

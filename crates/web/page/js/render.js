@@ -28,6 +28,9 @@ export function render(animate = null) {
     targets: live ? targets : [],
     check,
     hint: live && game.hint ? game.hint.iccs : null,
+    lines: live && $('analysis-toggle').checked && game.analysis?.kind === 'analysis'
+      ? (game.analysis.lines || []).map((l) => l.pv[0]).filter(Boolean)
+      : [],
     animate: live ? animate : null,
     cursor: $('board').matches(':focus-visible') ? app.cursor : null,
   });
@@ -221,6 +224,7 @@ function renderAnalysis() {
     $('an-nps').textContent = '';
     $('an-nodes').textContent = '';
     $('pv').textContent = '';
+    $('pv-lines').replaceChildren();
     return;
   }
   const share = a.mate_red ? (a.mate_red > 0 ? 1 : 0) : 1 / (1 + Math.exp(-a.score_red / 250));
@@ -234,6 +238,21 @@ function renderAnalysis() {
   $('an-nps').textContent = t('nps', formatCount(a.nps));
   $('an-nodes').textContent = t('nodes', formatCount(a.nodes));
   $('pv').textContent = a.pv_chinese.join(' ');
+  // Further lines of an analysis (MultiPV), each with its score.
+  const more = (a.lines || []).slice(1).map((line) => {
+    const row = document.createElement('div');
+    row.className = 'pv-line';
+    const score = document.createElement('span');
+    score.className = 'pv-score';
+    score.textContent = line.mate_red
+      ? t('mateIn', line.mate_red > 0 ? t('red') : t('black'), Math.abs(line.mate_red))
+      : `${line.score_red >= 0 ? '+' : ''}${(line.score_red / 100).toFixed(2)}`;
+    const moves = document.createElement('span');
+    moves.textContent = line.pv_chinese.join(' ');
+    row.append(score, moves);
+    return row;
+  });
+  $('pv-lines').replaceChildren(...more);
   box.dataset.kind = a.kind;
 }
 

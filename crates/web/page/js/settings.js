@@ -13,6 +13,7 @@ const KEYS = {
   game: 'xiangqi.game',
   clock: 'xiangqi.clock',
   reviewDepth: 'xiangqi.reviewDepth',
+  analysisLines: 'xiangqi.analysisLines',
 };
 
 function read(name) {
@@ -66,6 +67,12 @@ export const settings = {
     return ['quick', 'normal', 'deep'].includes(depth) ? depth : 'normal';
   },
   setReviewDepth: (depth) => write('reviewDepth', depth),
+  /** How many lines an analysis shows, 1 to 5. */
+  analysisLines: () => {
+    const lines = Number(read('analysisLines'));
+    return lines >= 1 && lines <= 5 ? lines : 1;
+  },
+  setAnalysisLines: (lines) => write('analysisLines', String(lines)),
   analysis: () => read('analysis') === '1',
   setAnalysis: (on) => write('analysis', on ? '1' : '0'),
   /** 'light', 'dark', or null when never chosen (then the system's preference). */
