@@ -555,6 +555,16 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     .await?;
     page.click("#flip").await?;
 
+    // The opening book's moves for the start position, with their shares; clickable on the
+    // person's turn.
+    page.until(
+        "the opening book",
+        "document.querySelectorAll('#book-moves .book-move.playable').length >= 3 \
+         && !document.querySelector('#book-panel').hidden \
+         && [...document.querySelectorAll('#book-moves .mv')].some((m) => m.textContent === '炮二平五')",
+    )
+    .await?;
+
     // A hint is drawn as an arrow.
     page.click("#hint").await?;
     page.until(

@@ -20,12 +20,14 @@
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor, and how a game from it ends |
+//! | `POST /api/book` | `{fen}`: the opening book's moves there, with weights and shares |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 //! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!
 //! A clock is `{"red": {"minutes": 10, "increment": 5, "byoyomi": 0}, "black": {…}}`: game time
 //! in minutes (fractions allowed), increment and byo-yomi period in seconds.
 
+use super::book_view::{book_moves, BookMoveView};
 use super::clock::TimeControl;
 use super::entry::{lock, GameEntry, SharedGame};
 use super::error::ApiError;
@@ -54,6 +56,7 @@ use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::GameRecord;
 use xiangqi::{FenError, Game, Notation, Position};
+use xiangqi_engine::Book;
 
 type Shared = State<Arc<AppState>>;
 
@@ -77,6 +80,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/retry", post(retry))
         .route("/games/{id}/pgn", get(export_pgn))
         .route("/fen", post(check_fen))
+        .route("/book", post(book))
         .route("/levels", get(levels))
 }
 
@@ -791,6 +795,12 @@ async fn export_pgn(
 #[serde(deny_unknown_fields)]
 struct FenBody {
     fen: String,
+}
+
+/// The opening book's moves for a position (`POST /api/book {"fen"}`).
+async fn book(ApiJson(body): ApiJson<FenBody>) -> Result<Json<Vec<BookMoveView>>, ApiError> {
+    let pos = parse_fen(&body.fen)?;
+    Ok(Json(book_moves(Book::builtin().as_deref(), &pos)))
 }
 
 #[derive(Serialize)]

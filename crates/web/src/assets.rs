@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 27] = [
+const FILES: [(&str, &str, &str); 28] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -36,6 +36,7 @@ const FILES: [(&str, &str, &str); 27] = [
         include_str!("../page/js/clock-choice.js"),
     ),
     ("js/review.js", JS, include_str!("../page/js/review.js")),
+    ("js/book.js", JS, include_str!("../page/js/book.js")),
     ("js/dialogs.js", JS, include_str!("../page/js/dialogs.js")),
     ("js/files.js", JS, include_str!("../page/js/files.js")),
     ("js/unsaved.js", JS, include_str!("../page/js/unsaved.js")),

@@ -14,6 +14,7 @@
 
 mod api;
 mod assets;
+mod book_view;
 mod clock;
 mod ending;
 mod entry;

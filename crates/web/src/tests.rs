@@ -637,6 +637,33 @@ async fn an_analysis_shows_as_many_lines_as_asked() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_book_explorer_lists_the_books_moves() {
+    let t = Test::new();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let (s, b) = t
+        .call("POST", "/api/book", Some(json!({ "fen": start })))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let moves = b.as_array().unwrap();
+    assert!(moves.len() >= 3, "{b}");
+    assert!(moves.iter().any(|m| m["chinese"] == "炮二平五"), "{b}");
+    let total: f64 = moves.iter().map(|m| m["percent"].as_f64().unwrap()).sum();
+    assert!((total - 100.0).abs() < 1e-6, "{b}");
+    let (s, b) = t
+        .call(
+            "POST",
+            "/api/book",
+            Some(json!({"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w"})),
+        )
+        .await;
+    assert_eq!((s, b), (StatusCode::OK, json!([])));
+    let (s, b) = t
+        .call("POST", "/api/book", Some(json!({"fen": "not a fen"})))
+        .await;
+    assert_error(s, &b, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn levels_list_their_elo() {
     let t = Test::new();
     let (s, b) = t.call("GET", "/api/levels", None).await;

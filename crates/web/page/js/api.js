@@ -46,6 +46,7 @@ export const api = {
     return r.text();
   },
   checkFen: (fen) => request('POST', '/api/fen', { fen }),
+  checkBook: (fen) => request('POST', '/api/book', { fen }),
   levels: () => request('GET', '/api/levels'),
   leave: (id) => navigator.sendBeacon?.(`/api/games/${id}/leave`),
 };

@@ -8,7 +8,8 @@ import { notice, confirmDialog, retranslateNotice } from './dialogs.js';
 import { setupFiles } from './files.js';
 import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
-import { setGame, openGame, newGame, action, review, setAnalysis, setAnalysisLines, failed } from './game.js';
+import { setGame, openGame, newGame, action, review, setAnalysis, setAnalysisLines, failed, attempt } from './game.js';
+import { setupBook } from './book.js';
 import { setupNewGame, openNewGame } from './new-game.js';
 import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
@@ -56,6 +57,7 @@ export function setupControls() {
     action('draw');
   });
   $('review-btn').addEventListener('click', () => review());
+  setupBook((iccs) => attempt(iccs.slice(0, 2), iccs.slice(2, 4)));
   $('review-depth').value = settings.reviewDepth();
   $('review-depth').addEventListener('change', () => settings.setReviewDepth($('review-depth').value));
   $('resign').addEventListener('click', async () => {

@@ -5,6 +5,7 @@ import { app, shownPly, shownFen, humanPlays, moveLabel, lastMoveNumber } from '
 import { parseFen } from './fen.js';
 import { t, endReason, language, outcomeTitle } from './i18n.js';
 import { renderReview, markSymbol } from './review.js';
+import { renderBook } from './book.js';
 import { $ } from './dom.js';
 
 export function render(animate = null) {
@@ -40,6 +41,7 @@ export function render(animate = null) {
   renderPlayers();
   renderButtons();
   renderAnalysis();
+  renderBook(shownFen(), live);
   renderReview(game.review, {
     ply,
     firstSide: parseFen(game.start_fen).turn,
