@@ -53,6 +53,7 @@ pub fn to_record(game: &PlayedGame, tags: &GameTags<'_>) -> GameRecord {
         .moves
         .iter()
         .map(|note| RecordMove {
+            nags: Vec::new(),
             mv: note.mv,
             comment: move_comment(note),
             variations: Vec::new(),

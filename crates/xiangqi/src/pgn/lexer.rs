@@ -26,7 +26,10 @@ pub(crate) enum TokenKind<'a> {
     VariationClose,
     /// A move number such as `12.` or `12...`, or a bare `...`.
     MoveNumber,
-    /// A NAG (`$3`) or annotation symbols standing alone (`!?`).
+    /// A numeric annotation glyph: `$3`, or the symbols it stands for (`!`, `?`, `!!`, `??`,
+    /// `!?`, `?!`: 1 to 6), standing alone or after a move.
+    Nag(u8),
+    /// Annotation symbols that name no glyph (`!!!`), read and passed over.
     Annotation,
     /// A game result: `Some("1-0")`, `Some("0-1")`, `Some("1/2-1/2")`, or `None` for `*`.
     Result(Option<&'static str>),
@@ -193,7 +196,16 @@ impl<'a> Lexer<'a> {
                         "a NAG is '$' followed by a number",
                     ));
                 }
-                (TokenKind::Annotation, 1 + digits)
+                match rest[1..1 + digits].parse::<u8>() {
+                    Ok(nag) => (TokenKind::Nag(nag), 1 + digits),
+                    Err(_) => {
+                        return Err(PgnError::syntax(
+                            line,
+                            &rest[..1 + digits],
+                            "a NAG is a number from 0 to 255",
+                        ))
+                    }
+                }
             }
             _ => {
                 let end = rest.find(ends_word).unwrap_or(rest.len());
@@ -231,10 +243,26 @@ fn classify_word(word: &str) -> (TokenKind<'_>, usize) {
     }
     let is_annotation = |c: char| c == '!' || c == '?';
     let mv = word.trim_end_matches(is_annotation);
-    if mv.is_empty() {
-        (TokenKind::Annotation, word.len())
-    } else {
-        (TokenKind::Word(mv), word.len())
+    if !mv.is_empty() {
+        // The token's text keeps the suffix (`h9g7!?`): the reader takes its glyph from there.
+        return (TokenKind::Word(mv), word.len());
+    }
+    match glyph(word) {
+        Some(nag) => (TokenKind::Nag(nag), word.len()),
+        None => (TokenKind::Annotation, word.len()),
+    }
+}
+
+/// The numeric glyph of annotation symbols: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
+pub(crate) fn glyph(symbols: &str) -> Option<u8> {
+    match symbols {
+        "!" => Some(1),
+        "?" => Some(2),
+        "!!" => Some(3),
+        "??" => Some(4),
+        "!?" => Some(5),
+        "?!" => Some(6),
+        _ => None,
     }
 }
 
@@ -321,7 +349,7 @@ mod tests {
                 (Word("h9g7"), 1),
                 (MoveNumber, 1),
                 (Word("b0c2"), 1),
-                (Annotation, 1),
+                (Nag(14), 1),
                 (Comment("注\n释"), 1),
                 (MoveNumber, 3),
                 (Comment("rest of line "), 3),
@@ -329,7 +357,7 @@ mod tests {
                 (MoveNumber, 4),
                 (Word("x"), 4),
                 (VariationClose, 4),
-                (Annotation, 4),
+                (Nag(3), 4),
                 (Result(Some("1-0")), 4),
                 (Result(Some("0-1")), 4),
                 (Result(Some("1/2-1/2")), 4),
@@ -380,6 +408,11 @@ mod tests {
         assert_eq!(err("\n\n{ open").line(), 3);
         assert_eq!(err("}").token(), "}");
         assert_eq!(err("$x").token(), "$x");
+        assert_eq!(err("$256").token(), "$256");
+        assert_eq!(
+            kinds("$255 !!! ?!"),
+            [(Nag(255), 1), (Annotation, 1), (Nag(6), 1)]
+        );
     }
 
     #[test]

@@ -98,6 +98,9 @@ impl Rng {
             if self.chance(30) {
                 m.comment = normalize_comment(&self.text(12));
             }
+            while self.chance(15) {
+                m.nags.push(self.below(256) as u8);
+            }
             while depth > 0 && self.chance(15) {
                 let variation = self.line(&pos, 4, depth - 1);
                 if !variation.is_empty() {

@@ -3,7 +3,7 @@
 use super::codec::MoveCodec;
 use super::decode::decode;
 use super::error::PgnError;
-use super::lexer::{Lexer, Token, TokenKind};
+use super::lexer::{glyph, Lexer, Token, TokenKind};
 use super::record::{
     append_comment, export_tags, is_tag_name, known_result, normalize_comment, GameRecord,
     RecordMove,
@@ -210,6 +210,12 @@ impl<'a> Reader<'a, '_> {
             };
             match token.kind {
                 TokenKind::MoveNumber | TokenKind::Annotation => {}
+                // A glyph belongs to the move before it; one before any move has none to mark.
+                TokenKind::Nag(nag) => {
+                    if let Some(last) = moves.last_mut() {
+                        last.nags.push(nag);
+                    }
+                }
                 TokenKind::Comment(text) => match moves.last_mut() {
                     Some(last) => append_comment(&mut last.comment, text),
                     None => append_comment(&mut leading, text),
@@ -218,7 +224,12 @@ impl<'a> Reader<'a, '_> {
                     let m = self.parse_move(&pos, text, &token)?;
                     before_last = Some(pos.clone());
                     pos.make_move(m);
-                    moves.push(RecordMove::new(m));
+                    let mut record = RecordMove::new(m);
+                    // A suffix such as `!?` after the move is its glyph.
+                    record
+                        .nags
+                        .extend(token.text.get(text.len()..).and_then(glyph));
+                    moves.push(record);
                 }
                 TokenKind::VariationOpen => {
                     let (Some(base), Some(last)) = (&before_last, moves.last_mut()) else {

@@ -14,6 +14,10 @@ pub struct RecordMove {
     pub mv: Move,
     /// The comment after the move.
     pub comment: Option<String>,
+    /// Its numeric annotation glyphs, in the order written: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`,
+    /// 6 `?!`, and the rest of PGN's table (14 "Red is slightly better", …). Suffixes such as
+    /// `h9g7!?` are read as their glyph and written as `$5`.
+    pub nags: Vec<u8>,
     /// Lines that could have been played instead of this move: each starts from the position
     /// before [`RecordMove::mv`].
     pub variations: Vec<Vec<RecordMove>>,
@@ -25,6 +29,7 @@ impl RecordMove {
         RecordMove {
             mv,
             comment: None,
+            nags: Vec::new(),
             variations: Vec::new(),
         }
     }

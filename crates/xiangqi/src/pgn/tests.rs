@@ -35,6 +35,23 @@ pub(crate) fn assert_round_trip(game: &GameRecord) -> String {
     text
 }
 
+#[test]
+fn annotation_glyphs_are_kept() {
+    let game = read1(
+        "[Format \"ICCS\"]\n1. H2-E2! H9-G7?! $14 2. H0-G2 $1 $22 {a note} (2. B0-C2?? $4) *\n",
+    );
+    let nags: Vec<&[u8]> = game.moves.iter().map(|m| m.nags.as_slice()).collect();
+    assert_eq!(nags, [&[1u8][..], &[6, 14], &[1, 22]]);
+    assert_eq!(game.moves[2].comment.as_deref(), Some("a note"));
+    assert_eq!(game.moves[2].variations[0][0].nags, [4, 4]);
+    // Written as `$n`, and read back the same.
+    let text = assert_round_trip(&game);
+    assert!(
+        text.contains("1. H2-E2 $1 H9-G7 $6 $14 2. H0-G2 $1 $22 {a note}"),
+        "{text}"
+    );
+}
+
 const BLACK_FIRST: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
 
 #[test]

@@ -15,7 +15,8 @@ const LINE_WIDTH: usize = 80;
 /// game does not start from the standard position, and `[Format "…"]` with `format_name` (the
 /// notation of `codec`: `ICCS`, `WXF` or `Chinese`; left out if empty). Then a blank line and
 /// the movetext: moves numbered `1. X Y` (`1... Y` where Black's move opens a line or follows a
-/// comment or variation), comments `{…}` after their move, variations `(…)` after the move they
+/// comment or variation), numeric annotation glyphs `$n` after their move (a suffix such as
+/// `!?` was read as its glyph), comments `{…}` after them, variations `(…)` after the move they
 /// replace, the result (`*` when unknown) at the end; lines broken at about 80 columns.
 ///
 /// Tags are written in export form (see [`GameRecord`]); `Result` comes from
@@ -174,6 +175,9 @@ impl MoveText {
                 Color::Black => self.word(&text),
             }
             need_number = false;
+            for nag in &m.nags {
+                self.word(&format!("${nag}"));
+            }
             if let Some(comment) = &m.comment {
                 need_number |= self.comment(comment);
             }

@@ -109,6 +109,8 @@ fn convert_line(
         out.push(RecordMove {
             mv,
             comment: xm.comment.as_deref().and_then(normalize_comment),
+            // XQF has no annotation glyphs.
+            nags: Vec::new(),
             variations: variations.into_iter().filter(|v| !v.is_empty()).collect(),
         });
         pos.make_move(mv);
