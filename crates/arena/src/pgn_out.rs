@@ -54,6 +54,7 @@ pub fn to_record(game: &PlayedGame, tags: &GameTags<'_>) -> GameRecord {
         .iter()
         .map(|note| RecordMove {
             nags: Vec::new(),
+            comment_before: None,
             mv: note.mv,
             comment: move_comment(note),
             variations: Vec::new(),

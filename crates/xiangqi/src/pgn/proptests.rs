@@ -102,7 +102,11 @@ impl Rng {
                 m.nags.push(self.below(256) as u8);
             }
             while depth > 0 && self.chance(15) {
-                let variation = self.line(&pos, 4, depth - 1);
+                let mut variation = self.line(&pos, 4, depth - 1);
+                // Only a variation's first move can have a comment before it.
+                if let Some(first) = variation.first_mut().filter(|_| self.chance(30)) {
+                    first.comment_before = normalize_comment(&self.text(12));
+                }
                 if !variation.is_empty() {
                     m.variations.push(variation);
                 }

@@ -306,11 +306,8 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         let mut moves = line.moves;
-        if let (Some(lead), Some(first)) = (line.leading_comment, moves.first_mut()) {
-            first.comment = match first.comment.take() {
-                Some(c) => normalize_comment(&format!("{lead}\n{c}")),
-                None => Some(lead),
-            };
+        if let Some(first) = moves.first_mut() {
+            first.comment_before = line.leading_comment;
         }
         Ok(moves)
     }

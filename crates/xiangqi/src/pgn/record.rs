@@ -12,6 +12,10 @@ pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "Red", "Black",
 pub struct RecordMove {
     /// The move, legal in the position where it stands.
     pub mv: Move,
+    /// The comment before the move, where no move comes before it in its line: at the start of a
+    /// variation (`( {…} 1... 炮８平５ …)`). The main line's is
+    /// [`GameRecord::initial_comment`]; between two moves a comment belongs to the first.
+    pub comment_before: Option<String>,
     /// The comment after the move.
     pub comment: Option<String>,
     /// Its numeric annotation glyphs, in the order written: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`,
@@ -28,6 +32,7 @@ impl RecordMove {
     pub fn new(mv: Move) -> RecordMove {
         RecordMove {
             mv,
+            comment_before: None,
             comment: None,
             nags: Vec::new(),
             variations: Vec::new(),

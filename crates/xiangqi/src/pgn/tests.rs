@@ -52,6 +52,21 @@ fn annotation_glyphs_are_kept() {
     );
 }
 
+#[test]
+fn a_comment_before_a_variations_first_move_stays_before_it() {
+    let game =
+        read1("[Format \"ICCS\"]\n1. H2-E2 {after} ({before} 1. H0-G2 {in} H9-G7) H9-G7 *\n");
+    let variation = &game.moves[0].variations[0];
+    assert_eq!(variation[0].comment_before.as_deref(), Some("before"));
+    assert_eq!(variation[0].comment.as_deref(), Some("in"));
+    assert_eq!(game.moves[0].comment.as_deref(), Some("after"));
+    let text = assert_round_trip(&game);
+    assert!(
+        text.contains("({before} 1. H0-G2 {in} 1... H9-G7)"),
+        "{text}"
+    );
+}
+
 const BLACK_FIRST: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
 
 #[test]
@@ -191,10 +206,9 @@ fn a_variation_move_is_checked_where_the_variation_starts() {
 #[test]
 fn comment_before_a_variation_move_stays_with_it() {
     let game = read1("1. h2e2 ({why not} 1. b2e2 {this} h9g7) *");
-    assert_eq!(
-        game.moves[0].variations[0][0].comment.as_deref(),
-        Some("why not\nthis")
-    );
+    let first = &game.moves[0].variations[0][0];
+    assert_eq!(first.comment_before.as_deref(), Some("why not"));
+    assert_eq!(first.comment.as_deref(), Some("this"));
 }
 
 #[test]

@@ -15,9 +15,10 @@ const LINE_WIDTH: usize = 80;
 /// game does not start from the standard position, and `[Format "…"]` with `format_name` (the
 /// notation of `codec`: `ICCS`, `WXF` or `Chinese`; left out if empty). Then a blank line and
 /// the movetext: moves numbered `1. X Y` (`1... Y` where Black's move opens a line or follows a
-/// comment or variation), numeric annotation glyphs `$n` after their move (a suffix such as
-/// `!?` was read as its glyph), comments `{…}` after them, variations `(…)` after the move they
-/// replace, the result (`*` when unknown) at the end; lines broken at about 80 columns.
+/// comment or variation), a comment that opens a variation before its first move, numeric
+/// annotation glyphs `$n` after their move (a suffix such as `!?` was read as its glyph),
+/// comments `{…}` after them, variations `(…)` after the move they replace, the result (`*`
+/// when unknown) at the end; lines broken at about 80 columns.
 ///
 /// Tags are written in export form (see [`GameRecord`]); `Result` comes from
 /// [`GameRecord::result`]. A comment containing `}` is written as `;` comments, one per line,
@@ -165,6 +166,9 @@ impl MoveText {
         for m in moves {
             if !pos.is_legal(m.mv) {
                 break;
+            }
+            if let Some(comment) = &m.comment_before {
+                need_number |= self.comment(comment);
             }
             // A move number stays on the line of its move.
             let number = pos.fullmove_number();

@@ -109,8 +109,9 @@ fn convert_line(
         out.push(RecordMove {
             mv,
             comment: xm.comment.as_deref().and_then(normalize_comment),
-            // XQF has no annotation glyphs.
+            // XQF has no annotation glyphs, and its comments follow their moves.
             nags: Vec::new(),
+            comment_before: None,
             variations: variations.into_iter().filter(|v| !v.is_empty()).collect(),
         });
         pos.make_move(mv);
