@@ -53,11 +53,8 @@ pub fn to_record(game: &PlayedGame, tags: &GameTags<'_>) -> GameRecord {
         .moves
         .iter()
         .map(|note| RecordMove {
-            nags: Vec::new(),
-            comment_before: None,
-            mv: note.mv,
             comment: move_comment(note),
-            variations: Vec::new(),
+            ..RecordMove::new(note.mv)
         })
         .collect();
     // The reason goes after the last move's own comment, or before the moves if there are none.

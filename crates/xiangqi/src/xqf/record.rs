@@ -106,13 +106,11 @@ fn convert_line(
             .iter()
             .map(|v| convert_line(&pos, v, "variation"))
             .collect::<Result<Vec<_>, _>>()?;
+        // XQF has no annotation glyphs, and its comments follow their moves.
         out.push(RecordMove {
-            mv,
             comment: xm.comment.as_deref().and_then(normalize_comment),
-            // XQF has no annotation glyphs, and its comments follow their moves.
-            nags: Vec::new(),
-            comment_before: None,
             variations: variations.into_iter().filter(|v| !v.is_empty()).collect(),
+            ..RecordMove::new(mv)
         });
         pos.make_move(mv);
     }
