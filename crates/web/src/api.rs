@@ -15,6 +15,7 @@
 //! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
 //! | `POST /api/games/{id}/pause`, `/resume` | stops / restarts the clock |
 //! | `POST /api/games/{id}/hint` | asks the engine for a move |
+//! | `POST /api/games/{id}/study` | edits variations, comments and glyphs: `{op, at, …}` (see `StudyBody`) |
 //! | `POST /api/games/{id}/review` | reviews the game: `{depth?}` (`quick`, `normal`, `deep`) or no body |
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?, lines?}` (lines: 1–5, analysis MultiPV) |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
@@ -31,7 +32,7 @@ use super::book_view::{book_moves, BookMoveView};
 use super::clock::TimeControl;
 use super::entry::{lock, GameEntry, SharedGame};
 use super::error::ApiError;
-use super::game::{Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use super::game::{tree, Human, Refusal, StudyEdit, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use super::game_file::{self, iccs_move, Origin};
 use super::handicap::{Giver, Handicap};
 use super::job::JobKind;
@@ -75,6 +76,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/resume", post(resume))
         .route("/games/{id}/hint", post(hint))
         .route("/games/{id}/review", post(review))
+        .route("/games/{id}/study", post(study))
         .route("/games/{id}/settings", post(settings))
         .route("/games/{id}/leave", post(leave))
         .route("/games/{id}/retry", post(retry))
@@ -175,14 +177,29 @@ async fn with_game(
         + Send
         + 'static,
 ) -> Result<Json<GameView>, ApiError> {
+    let ((), game) = answer_with_game(state, id, move |state, shared, entry| {
+        change(state, shared, entry).map(|changed| ((), changed))
+    })
+    .await?;
+    Ok(Json(game))
+}
+
+/// [`with_game`] for a change that answers something besides the game's state.
+async fn answer_with_game<T: Send + 'static>(
+    state: Arc<AppState>,
+    id: String,
+    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut GameEntry) -> Result<(T, bool), ApiError>
+        + Send
+        + 'static,
+) -> Result<(T, GameView), ApiError> {
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
-        let changed = state.games.update(&mut entry, |entry| {
-            change(&state, &shared, entry).map(|changed| ((), changed))
-        });
+        let changed = state
+            .games
+            .update(&mut entry, |entry| change(&state, &shared, entry));
         search::schedule(&state, &shared, &mut entry);
-        changed.map(|()| Json(view(&entry, Instant::now())))
+        changed.map(|answer| (answer, view(&entry, Instant::now())))
     })
     .await
 }
@@ -342,6 +359,13 @@ fn entry_from_pgn(
         return Err(ApiError::BadRequest(format!(
             "the game has {} plies; at most {MAX_PLIES} can be loaded",
             record.moves.len()
+        )));
+    }
+    let moves = tree::count(&record.moves);
+    if moves > tree::MAX_TREE_MOVES {
+        return Err(ApiError::BadRequest(format!(
+            "the game has {moves} moves with its variations; at most {} can be loaded",
+            tree::MAX_TREE_MOVES
         )));
     }
     let mut entry =
@@ -543,6 +567,85 @@ async fn play_move(
         Ok(true)
     })
     .await
+}
+
+/// An edit of the game's tree as the page sends it; `at` is a move's path (see
+/// [`super::game::tree`]).
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum StudyBody {
+    /// Plays ICCS `moves` after `at`.
+    Play {
+        at: Vec<usize>,
+        moves: Vec<String>,
+    },
+    Promote {
+        at: Vec<usize>,
+    },
+    Up {
+        at: Vec<usize>,
+    },
+    Delete {
+        at: Vec<usize>,
+    },
+    Comment {
+        at: Vec<usize>,
+        text: String,
+        #[serde(default)]
+        before: bool,
+    },
+    Glyphs {
+        at: Vec<usize>,
+        nags: Vec<u8>,
+    },
+}
+
+impl StudyBody {
+    /// The edit it asks for, its moves read.
+    fn edit(self) -> Result<StudyEdit, ApiError> {
+        Ok(match self {
+            StudyBody::Play { at, moves } => {
+                if moves.len() > MAX_PLIES {
+                    return Err(ApiError::BadRequest("too many moves".into()));
+                }
+                let moves = moves
+                    .iter()
+                    .map(|text| {
+                        iccs_move(text.trim()).ok_or_else(|| {
+                            ApiError::rejected("unreadable", format!("{text:?} is not a move"))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                StudyEdit::Play { at, moves }
+            }
+            StudyBody::Promote { at } => StudyEdit::Promote(at),
+            StudyBody::Up { at } => StudyEdit::MoveUp(at),
+            StudyBody::Delete { at } => StudyEdit::Delete(at),
+            StudyBody::Comment { at, text, before } => StudyEdit::Comment { at, text, before },
+            StudyBody::Glyphs { at, nags } => StudyEdit::Glyphs { at, nags },
+        })
+    }
+}
+
+/// The answer to a study edit: the move to show now, and the game.
+#[derive(Serialize)]
+struct StudyView {
+    at: Vec<usize>,
+    game: GameView,
+}
+
+async fn study(
+    State(state): Shared,
+    GameId(id): GameId,
+    ApiJson(body): ApiJson<StudyBody>,
+) -> Result<Json<StudyView>, ApiError> {
+    let edit = body.edit()?;
+    let (at, game) = answer_with_game(state, id, move |_, _, entry| {
+        let at = entry.study(edit, Instant::now())?;
+        Ok((at, true))
+    })
+    .await?;
+    Ok(Json(StudyView { at, game }))
 }
 
 async fn undo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
@@ -809,6 +912,8 @@ struct FenView {
     turn: &'static str,
     in_check: bool,
     legal_moves: usize,
+    /// The legal moves (ICCS), for a board that shows a position off the game's main line.
+    legal: Vec<String>,
     /// How a game from this position would end at once (checkmate, stalemate, no attacking
     /// piece left), in which case no game can start from it.
     outcome: Option<OutcomeView>,
@@ -821,6 +926,7 @@ async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, Api
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
         legal_moves: pos.legal_moves().len(),
+        legal: pos.legal_moves().iter().map(|m| m.to_string()).collect(),
         outcome: Game::new(pos).outcome().map(outcome_view),
     }))
 }

@@ -7,7 +7,7 @@
 //! ties the two together: a job works on one version of the game, so a change that makes a new
 //! version stops the running job and forgets the reports of the old one.
 
-use super::game::{Notice, Refusal, Snapshot, WebGame};
+use super::game::{Notice, Refusal, Snapshot, StudyEdit, WebGame};
 use super::job::{Job, JobKind};
 use super::report::{Analysis, MAX_ANALYSIS_LINES};
 use super::review::{Review, ReviewDepth};
@@ -136,6 +136,17 @@ impl GameEntry {
         self.change(|game| game.undo(now))?;
         self.review = None;
         Ok(())
+    }
+
+    /// Makes a study edit. One that changes the main line is a change of the game (its jobs
+    /// stop, its review goes); one of the annotations leaves the play and its jobs alone.
+    pub fn study(&mut self, edit: StudyEdit, now: Instant) -> Result<Vec<usize>, Refusal> {
+        let before = self.game.version();
+        let shown = self.change(|game| game.study(edit, now))?;
+        if self.game.version() != before {
+            self.review = None;
+        }
+        Ok(shown)
     }
 
     /// The game's record and version now, for [`GameEntry::restore`].

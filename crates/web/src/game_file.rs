@@ -2,7 +2,9 @@
 //!
 //! A game file is ordinary Xiangqi PGN (Chinese notation) with a few tags of this program:
 //! `Human` (`red`, `black` or `both`), `Level` (1–10), `Termination` (why the game ended),
-//! `Redo` (moves taken back that redo would replay, ICCS) and `Created` (Unix seconds). A game on
+//! `Undone` (how many of the main line's last moves were taken back: redo replays them) and
+//! `Created` (Unix seconds). Files of earlier versions listed the moves taken back in a `Redo`
+//! tag (ICCS), which is still read. Comments, glyphs and variations are the game's own. A game on
 //! the clock adds `TimeControl` (or `RedTimeControl` and `BlackTimeControl` for time odds, in the
 //! form `300+3`, `1200b30`: seconds, increment, byo-yomi), a `{[%clk 0:09:57]}` comment after
 //! each move with the mover's time left, as other PGN tools write it, and `ClockLeft` (both
@@ -15,7 +17,7 @@ use super::ending::Ending;
 use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use std::time::{Duration, Instant};
 use xiangqi::pgn::date::pgn_date;
-use xiangqi::pgn::{write_pgn, GameRecord, NotationCodec, RecordMove};
+use xiangqi::pgn::{normalize_comment, write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, WinReason};
 
 /// Where a record comes from: this program's own file, or a game the person loaded.
@@ -75,7 +77,7 @@ pub fn iccs_move(text: &str) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
-/// Keeps only the redo moves that replay legally from the end of `game`.
+/// Keeps only the moves of an old file's `Redo` tag that replay legally from the end of `game`.
 fn parse_redo(game: &Game, text: &str) -> Vec<Move> {
     let mut pos = game.position().clone();
     let mut moves = Vec::new();
@@ -124,8 +126,10 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
     record.set_tag("Human", rec.human.name());
     record.set_tag("Level", &rec.level.to_string());
     record.set_tag("Created", &rec.created.to_string());
-    let redo: Vec<String> = rec.redo.iter().map(Move::to_string).collect();
-    record.set_tag("Redo", &redo.join(" "));
+    let undone = game.redo_len();
+    if undone > 0 {
+        record.set_tag("Undone", &undone.to_string());
+    }
     let ending = game.ending();
     match ending {
         // A bare result keeps the record's own Termination (among its tags), or none.
@@ -133,7 +137,8 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
         _ => record.set_tag("Termination", ending.and_then(Ending::code).unwrap_or("")),
     }
     record.result = ending.map(|e| e.pgn_result().to_owned());
-    record.moves = rec.game.moves().map(RecordMove::new).collect();
+    record.initial_comment = rec.initial_comment.clone();
+    record.moves = rec.line.clone();
     if let Some(clock) = &rec.clock {
         write_clock(&mut record, clock, game, now);
     }
@@ -149,7 +154,11 @@ fn write_clock(record: &mut GameRecord, clock: &Clock, game: &WebGame, now: Inst
         record.set_tag("BlackTimeControl", &black.to_tag());
     }
     for (m, left) in record.moves.iter_mut().zip(clock.history()) {
-        m.comment = Some(format!("[%clk {}]", clk(*left)));
+        let time = format!("[%clk {}]", clk(*left));
+        m.comment = Some(match m.comment.take() {
+            Some(words) => format!("{time} {words}"),
+            None => time,
+        });
     }
     let to_move = game.position().side_to_move();
     let red_left = clock.time_left(Color::Red, to_move, now);
@@ -209,11 +218,29 @@ fn read_clock(record: &GameRecord, plies: usize) -> Option<Clock> {
     Some(Clock::restore(controls, history, left, period_used, paused))
 }
 
+/// Where the `[%clk h:mm:ss]` command of a comment is, brackets included.
+fn clk_span(comment: &str) -> Option<std::ops::Range<usize>> {
+    let start = comment.find("[%clk")?;
+    let end = comment[start..].find(']')? + start + 1;
+    Some(start..end)
+}
+
 /// The time in a `[%clk h:mm:ss]` comment.
 fn clk_comment(comment: &str) -> Option<Duration> {
-    let start = comment.find("[%clk")? + "[%clk".len();
-    let end = comment[start..].find(']')? + start;
-    parse_clk(&comment[start..end])
+    let span = clk_span(comment)?;
+    parse_clk(&comment[span.start + "[%clk".len()..span.end - 1])
+}
+
+/// A comment without the clock's time this program wrote into it: the person's words.
+fn without_clk(comment: &str) -> Option<String> {
+    match clk_span(comment) {
+        Some(span) => normalize_comment(&format!(
+            "{}{}",
+            &comment[..span.start],
+            &comment[span.end..]
+        )),
+        None => Some(comment.to_owned()),
+    }
 }
 
 /// A game from a PGN record: a saved game, or one the person loaded (which keeps its names and
@@ -232,6 +259,16 @@ pub fn from_record(
             break;
         }
     }
+    let mut line = record.moves[..game.len()].to_vec();
+    let undone: usize = record
+        .tag("Undone")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    for _ in 0..undone.min(game.len()) {
+        game.undo();
+    }
+    let redo = parse_redo(&game, record.tag("Redo").unwrap_or(""));
+    line.extend(redo.into_iter().map(RecordMove::new));
     let side = game.position().side_to_move();
     let human = match origin {
         Origin::Saved => human
@@ -253,7 +290,6 @@ pub fn from_record(
         .tag("Created")
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(unix_now);
-    let redo = parse_redo(&game, record.tag("Redo").unwrap_or(""));
     let ended = if game.outcome().is_none() {
         recorded_ending(record)
     } else {
@@ -263,17 +299,24 @@ pub fn from_record(
         Origin::Saved => read_clock(record, game.len()),
         Origin::Imported => None,
     };
+    if clock.is_some() {
+        // The clock's times are the clock's: the comments keep the person's words.
+        for m in line.iter_mut().take(game.len()) {
+            m.comment = m.comment.as_deref().and_then(without_clk);
+        }
+    }
     if let Some(clock) = clock.as_mut() {
         if ended.is_none() && game.outcome().is_none() {
             // The time the server was down does not count.
             clock.start(now);
         }
     }
-    const OWN: [&str; 11] = [
+    const OWN: [&str; 12] = [
         "Human",
         "Level",
         "Created",
         "Redo",
+        "Undone",
         "Termination",
         "Result",
         "TimeControl",
@@ -296,7 +339,8 @@ pub fn from_record(
         id,
         Record {
             game,
-            redo,
+            line,
+            initial_comment: record.initial_comment.clone(),
             human,
             level: level.clamp(
                 xiangqi_engine::strength::MIN_LEVEL,

@@ -7,6 +7,7 @@ mod fair;
 mod lab;
 mod limits;
 mod page;
+mod study;
 
 use super::{app, AppState};
 use axum::body::Body;

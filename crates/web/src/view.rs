@@ -10,7 +10,8 @@ use super::report::Analysis;
 use super::review::Review;
 use serde::Serialize;
 use std::time::Instant;
-use xiangqi::{format_move, Color, Notation};
+use xiangqi::pgn::RecordMove;
+use xiangqi::{format_move, Color, Notation, Position};
 
 /// One move of the game as the page lists it.
 #[derive(Serialize)]
@@ -25,6 +26,54 @@ struct MoveView {
     /// How long the move took on its side's clock, in milliseconds, when that is known (a
     /// game on the clock, the move made before byo-yomi).
     took_ms: Option<u64>,
+    /// The comment after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comment: Option<String>,
+    /// The comment before it (a variation's first move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before: Option<String>,
+    /// Its annotation glyphs (PGN's numbers: 1 `!`, 2 `?`, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    /// The lines that could have been played instead, each from the position before it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<Vec<MoveView>>,
+}
+
+impl MoveView {
+    /// Move `m` of a game's tree, played from `pos` (which it leaves after the move), with its
+    /// annotations and variations.
+    fn new(pos: &mut Position, m: &RecordMove, took_ms: Option<u64>) -> MoveView {
+        let variations = m
+            .variations
+            .iter()
+            .map(|line| line_view(pos.clone(), line))
+            .collect();
+        let capture = pos.piece_at(m.mv.to()).is_some();
+        let chinese = format_move(pos, m.mv, Notation::Chinese);
+        let wxf = format_move(pos, m.mv, Notation::Wxf);
+        pos.make_move(m.mv);
+        MoveView {
+            iccs: m.mv.to_string(),
+            chinese,
+            wxf,
+            fen: pos.to_fen(),
+            capture,
+            check: pos.in_check(),
+            took_ms,
+            comment: m.comment.clone(),
+            before: m.comment_before.clone(),
+            nags: m.nags.clone(),
+            variations,
+        }
+    }
+}
+
+/// A variation played from `pos`.
+fn line_view(mut pos: Position, line: &[RecordMove]) -> Vec<MoveView> {
+    line.iter()
+        .map(|m| MoveView::new(&mut pos, m, None))
+        .collect()
 }
 
 /// How a game ended, as the page shows it.
@@ -76,6 +125,12 @@ pub struct GameView {
     turn: &'static str,
     in_check: bool,
     moves: Vec<MoveView>,
+    /// The comment before the first move.
+    initial_comment: Option<String>,
+    /// Names the state of the comments and variations (see [`WebGame::revision`]).
+    revision: u64,
+    /// Whether edits may change the main line (see [`WebGame::is_study_board`]).
+    study_board: bool,
     /// The person's legal moves now (empty on the computer's turn or after the end).
     legal: Vec<String>,
     outcome: Option<OutcomeView>,
@@ -116,25 +171,13 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
         .clock()
         .map(|clock| clock.times_taken(rules.start().side_to_move()))
         .unwrap_or_default();
-    for (i, m) in rules.moves().enumerate() {
-        let capture = pos.piece_at(m.to()).is_some();
-        let iccs = m.to_string();
-        let chinese = format_move(&pos, m, Notation::Chinese);
-        let wxf = format_move(&pos, m, Notation::Wxf);
-        pos.make_move(m);
-        moves.push(MoveView {
-            iccs,
-            chinese,
-            wxf,
-            fen: pos.to_fen(),
-            capture,
-            check: pos.in_check(),
-            took_ms: taken
-                .get(i)
-                .copied()
-                .flatten()
-                .map(|d| d.as_millis() as u64),
-        });
+    for (i, m) in game.record().line.iter().take(rules.len()).enumerate() {
+        let took_ms = taken
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|d| d.as_millis() as u64);
+        moves.push(MoveView::new(&mut pos, m, took_ms));
     }
     let outcome = game.ending();
     let thinking = entry.job_kind() == Some(JobKind::Computer);
@@ -165,6 +208,9 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
         moves,
+        initial_comment: game.record().initial_comment.clone(),
+        revision: game.revision(),
+        study_board: game.is_study_board(),
         legal,
         outcome: outcome.map(outcome_view),
         job: entry.job_kind(),

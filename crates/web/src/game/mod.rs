@@ -10,14 +10,18 @@
 
 mod end;
 mod moves;
+mod study;
+pub use study::StudyEdit;
 mod time;
+pub mod tree;
 
 use super::clock::{Clock, TimeControl};
 use super::ending::Ending;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use xiangqi::{Color, Game, Move, Position};
+use xiangqi::pgn::RecordMove;
+use xiangqi::{Color, Game, Position};
 use xiangqi_engine::strength;
 
 /// The most plies a game may have. The rules end every game played through them long before:
@@ -109,8 +113,11 @@ fn refuse<T>(code: &'static str, message: impl Into<String>) -> Result<T, Refusa
 pub struct Record {
     /// Start position and moves, with the rules' verdict.
     pub game: Game,
-    /// Moves taken back, the next one to replay last.
-    pub redo: Vec<Move>,
+    /// The main line with its comments, glyphs and variations ([`tree`]): the moves of
+    /// `game`, then the moves taken back that redo would replay.
+    pub line: Vec<RecordMove>,
+    /// The comment before the first move.
+    pub initial_comment: Option<String>,
     /// Who the person plays.
     pub human: Human,
     /// Difficulty 1–10.
@@ -132,6 +139,7 @@ pub struct Record {
 pub struct Snapshot {
     record: Record,
     version: u64,
+    revision: u64,
 }
 
 /// A version number never used before in this process.
@@ -151,6 +159,10 @@ pub struct WebGame {
     /// older state is refused.
     version: u64,
     notice: Option<(u64, Notice)>,
+    /// Names the state of the comments, glyphs and variations off the main line: a new
+    /// number after each change of them. They leave the play alone, so they do not make a new
+    /// [`WebGame::version`] (which would stop the computer's search).
+    revision: u64,
     /// The computer's evaluations (for itself) after its last moves, newest last.
     computer_scores: Vec<i32>,
     /// The version at which the computer offered a draw (the offer stands until the game
@@ -179,7 +191,8 @@ impl WebGame {
             id,
             Record {
                 game: Game::new(start),
-                redo: Vec::new(),
+                line: Vec::new(),
+                initial_comment: None,
                 human,
                 level: level.clamp(strength::MIN_LEVEL, strength::MAX_LEVEL),
                 ended: None,
@@ -197,6 +210,7 @@ impl WebGame {
             id,
             rec,
             version: next_version(),
+            revision: next_version(),
             notice: None,
             computer_scores: Vec::new(),
             draw_offer: None,
@@ -265,7 +279,12 @@ impl WebGame {
 
     /// Moves that redo would replay.
     pub fn redo_len(&self) -> usize {
-        self.rec.redo.len()
+        self.rec.line.len() - self.rec.game.len()
+    }
+
+    /// The state of the annotations (see the field).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// How the game ended, if it did.
@@ -296,6 +315,7 @@ impl WebGame {
         Snapshot {
             record: self.rec.clone(),
             version: self.version,
+            revision: self.revision,
         }
     }
 
@@ -303,6 +323,7 @@ impl WebGame {
     pub fn restore(&mut self, snapshot: Snapshot) {
         self.rec = snapshot.record;
         self.version = snapshot.version;
+        self.revision = snapshot.revision;
     }
 
     /// Sets the difficulty; whether it changed.

@@ -1,7 +1,7 @@
 //! Moves: the person's and the computer's, taken back and replayed.
 
 use super::super::clock::Flagged;
-use super::{refuse, Refusal, WebGame, MAX_PLIES};
+use super::{refuse, tree, Refusal, WebGame, MAX_PLIES};
 use std::time::Instant;
 use xiangqi::game::flag_outcome;
 use xiangqi::Move;
@@ -21,14 +21,13 @@ impl WebGame {
                 return Ok(());
             }
         }
+        let at = self.rec.game.len();
         if let Err(e) = self.rec.game.play(m) {
             return refuse("illegal", e.to_string());
         }
-        if self.rec.redo.last() == Some(&m) {
-            self.rec.redo.pop();
-        } else {
-            self.rec.redo.clear();
-        }
+        // The main line goes on with `m`: the move redo would replay, or a new one, and the
+        // continuation taken back stays as a variation.
+        tree::continue_with(&mut self.rec.line, at, m);
         if self.ending().is_some() {
             let to_move = self.position().side_to_move();
             if let Some(clock) = self.rec.clock.as_mut() {
@@ -96,10 +95,9 @@ impl WebGame {
             return refuse("nothing_to_undo", "no move to take back");
         }
         let plies = self.undo_count();
+        // The moves stay in the main line, for redo.
         for _ in 0..plies {
-            if let Some(m) = self.rec.game.undo() {
-                self.rec.redo.push(m);
-            }
+            self.rec.game.undo();
         }
         let first_mover = self.rec.game.start().side_to_move();
         if let Some(clock) = self.rec.clock.as_mut() {
@@ -113,14 +111,13 @@ impl WebGame {
 
     /// Replays the moves taken back, the person's and the computer's answer.
     pub fn redo(&mut self, now: Instant) -> Result<(), Refusal> {
-        if self.rec.redo.is_empty() {
+        if self.redo_len() == 0 {
             return refuse("nothing_to_redo", "no move to replay");
         }
         self.refuse_if_over()?;
         self.refuse_if_paused()?;
-        while let Some(&m) = self.rec.redo.last() {
+        while let Some(m) = self.rec.line.get(self.rec.game.len()).map(|m| m.mv) {
             if !self.position().is_legal(m) {
-                self.rec.redo.clear();
                 break;
             }
             if self.push(m, now).is_err() {

@@ -36,5 +36,5 @@ pub(crate) mod tests;
 pub use codec::{IccsCodec, MoveCodec, NotationCodec};
 pub use error::PgnError;
 pub use reader::{read_pgn, read_pgn_str, MAX_VARIATION_DEPTH};
-pub use record::{GameRecord, RecordMove, ROSTER};
+pub use record::{normalize_comment, GameRecord, RecordMove, ROSTER};
 pub use writer::write_pgn;

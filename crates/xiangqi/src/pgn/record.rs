@@ -198,7 +198,7 @@ pub(crate) fn known_result(text: &str) -> Option<&'static str> {
 
 /// A comment in export form: lone CRs made line breaks, white space trimmed at the end and ASCII
 /// white space at the start; `None` if nothing is left.
-pub(crate) fn normalize_comment(text: &str) -> Option<String> {
+pub fn normalize_comment(text: &str) -> Option<String> {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let trimmed = text
         .trim_end()

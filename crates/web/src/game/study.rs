@@ -1,0 +1,230 @@
+//! Studying a game: variations played from any position, promoted, moved and deleted, and
+//! comments and glyphs on any move.
+//!
+//! The main line is the game: in a game against the computer or on the clock it is what was
+//! played, so only a study board (the person plays both sides, no clock) lets an edit change
+//! it. Everything else is a change of the annotations ([`WebGame::revision`]), which leaves the
+//! play and the computer's search alone.
+
+use super::tree::{self, TreeError};
+use super::{refuse, Refusal, WebGame, MAX_PLIES};
+use std::time::Instant;
+use xiangqi::pgn::normalize_comment;
+use xiangqi::{Game, Move};
+
+/// The longest comment, in characters: a page of text.
+pub const MAX_COMMENT_CHARS: usize = 10_000;
+
+/// The most glyphs one move may carry.
+const MAX_GLYPHS: usize = 8;
+
+/// An edit of the game's tree. Paths name moves as [`tree`] explains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StudyEdit {
+    /// Plays `moves` from the position after `at`: along the moves already there, else as a new
+    /// variation (or the line's continuation where `at` ends it).
+    Play { at: Vec<usize>, moves: Vec<Move> },
+    /// Makes the variation holding `at` its parent line's continuation.
+    Promote(Vec<usize>),
+    /// Moves the variation holding `at` one place up.
+    MoveUp(Vec<usize>),
+    /// Deletes the move at `at` and what follows it in its line.
+    Delete(Vec<usize>),
+    /// Sets the comment after the move at `at` (before it, with `before`: where no move comes
+    /// before it in its line; the empty path is the game's first comment). Empty text removes it.
+    Comment {
+        at: Vec<usize>,
+        text: String,
+        before: bool,
+    },
+    /// Sets the glyphs of the move at `at`.
+    Glyphs { at: Vec<usize>, nags: Vec<u8> },
+}
+
+impl From<TreeError> for Refusal {
+    fn from(error: TreeError) -> Refusal {
+        Refusal {
+            code: error.code(),
+            message: error.message(),
+        }
+    }
+}
+
+impl WebGame {
+    /// Whether the main line may be edited: the person plays both sides and no clock runs.
+    pub fn is_study_board(&self) -> bool {
+        self.rec.human == super::Human::Both && self.rec.clock.is_none()
+    }
+
+    /// Makes `edit`; returns the path of the move to show after it (the empty path: the start).
+    pub fn study(&mut self, edit: StudyEdit, now: Instant) -> Result<Vec<usize>, Refusal> {
+        match edit {
+            StudyEdit::Play { at, moves } => self.play_line(&at, &moves, now),
+            StudyEdit::Promote(at) => {
+                let main_line = at.len() == 3;
+                if main_line {
+                    self.refuse_unless_study_board()?;
+                }
+                let shown = tree::promote(&mut self.rec.line, &at)?;
+                if main_line {
+                    self.replay(self.rec.line.len());
+                } else {
+                    self.revise();
+                }
+                Ok(shown)
+            }
+            StudyEdit::MoveUp(at) => {
+                let shown = tree::move_up(&mut self.rec.line, &at)?;
+                self.revise();
+                Ok(shown)
+            }
+            StudyEdit::Delete(at) => {
+                let main_line = at.len() == 1;
+                if main_line {
+                    self.refuse_unless_study_board()?;
+                }
+                let shown = tree::delete_from(&mut self.rec.line, &at)?;
+                if main_line {
+                    self.replay(self.rec.game.len().min(at[0]));
+                } else {
+                    self.revise();
+                }
+                Ok(shown)
+            }
+            StudyEdit::Comment { at, text, before } => {
+                if text.chars().count() > MAX_COMMENT_CHARS {
+                    return refuse(
+                        "comment_too_long",
+                        format!("a comment may have at most {MAX_COMMENT_CHARS} characters"),
+                    );
+                }
+                let text = normalize_comment(&text);
+                if at.is_empty() {
+                    self.rec.initial_comment = text;
+                } else {
+                    let first_of_variation = at.len() >= 3 && at.last() == Some(&0);
+                    if before && !first_of_variation {
+                        return refuse(
+                            "no_comment_before",
+                            "only a variation's first move has a comment before it",
+                        );
+                    }
+                    let node =
+                        tree::node_mut(&mut self.rec.line, &at).ok_or(TreeError::NoSuchMove)?;
+                    if before {
+                        node.comment_before = text;
+                    } else {
+                        node.comment = text;
+                    }
+                }
+                self.revise();
+                Ok(at)
+            }
+            StudyEdit::Glyphs { at, nags } => {
+                // PGN numbers its glyphs 1 to 255 (0 is "no annotation", never written).
+                if nags.contains(&0) || nags.len() > MAX_GLYPHS {
+                    return refuse(
+                        "bad_glyph",
+                        format!("a move has at most {MAX_GLYPHS} glyphs, numbered 1 to 255"),
+                    );
+                }
+                let node = tree::node_mut(&mut self.rec.line, &at).ok_or(TreeError::NoSuchMove)?;
+                node.nags = nags;
+                self.revise();
+                Ok(at)
+            }
+        }
+    }
+
+    /// Plays `moves` after node `at`. At the game's end (the main line's last move played)
+    /// they are moves of the game, on a study board only.
+    fn play_line(
+        &mut self,
+        at: &[usize],
+        moves: &[Move],
+        now: Instant,
+    ) -> Result<Vec<usize>, Refusal> {
+        let Some(mut pos) = tree::position_after(self.rec.game.start(), &self.rec.line, at) else {
+            return Err(TreeError::NoSuchMove.into());
+        };
+        if tree::count(&self.rec.line) + moves.len() > tree::MAX_TREE_MOVES {
+            return Err(TreeError::TooBig.into());
+        }
+        let at_the_end = match at {
+            [] => self.rec.game.is_empty(),
+            [i] => i + 1 == self.rec.game.len(),
+            _ => false,
+        };
+        if at_the_end {
+            return self.play_on(moves, now);
+        }
+        let before = self.rec.line.clone();
+        let mut path = at.to_vec();
+        for &m in moves {
+            if let Some(reason) = pos.why_illegal(m) {
+                self.rec.line = before;
+                return refuse(reason.code(), reason.to_string());
+            }
+            match tree::play_after(&mut self.rec.line, &path, m) {
+                Ok((next, _)) => path = next,
+                Err(error) => {
+                    self.rec.line = before;
+                    return Err(error.into());
+                }
+            }
+            pos.make_move(m);
+        }
+        if self.rec.line != before {
+            self.revise();
+        }
+        Ok(path)
+    }
+
+    /// Plays `moves` on from the game's end, on a study board.
+    fn play_on(&mut self, moves: &[Move], now: Instant) -> Result<Vec<usize>, Refusal> {
+        self.refuse_unless_study_board()?;
+        let snapshot = self.snapshot();
+        for &m in moves {
+            if let Err(refusal) = self.play(m, None, now) {
+                self.restore(snapshot);
+                return Err(refusal);
+            }
+        }
+        Ok(match self.rec.game.len() {
+            0 => Vec::new(),
+            plies => vec![plies - 1],
+        })
+    }
+
+    /// Refuses an edit of the main line where it is the game as played.
+    fn refuse_unless_study_board(&self) -> Result<(), Refusal> {
+        if self.is_study_board() {
+            return Ok(());
+        }
+        refuse(
+            "main_line_is_the_game",
+            "the main line is the game as it was played: start a study board from here \
+             (continue from this position) to change it",
+        )
+    }
+
+    /// The game again from its start along the main line's first `plies` moves, after an edit
+    /// of the main line: a new version.
+    fn replay(&mut self, plies: usize) {
+        let mut game = Game::new(self.rec.game.start().clone());
+        for m in self.rec.line.iter().take(plies.min(MAX_PLIES)) {
+            if game.play_unchecked_outcome(m.mv).is_err() {
+                break;
+            }
+        }
+        self.rec.game = game;
+        self.computer_scores.clear();
+        self.touch();
+    }
+
+    /// Records a change of the annotations: a new revision and time stamp.
+    fn revise(&mut self) {
+        self.revision = super::next_version();
+        self.rec.updated = super::unix_now();
+    }
+}
