@@ -43,6 +43,9 @@ macro_rules! browser_test {
 #[path = "browser/promises.rs"]
 mod promises;
 
+#[path = "browser/study.rs"]
+mod study;
+
 /// Fails the scenario (closing the browser properly) unless `got == want`.
 fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
     if got != want {
@@ -293,7 +296,7 @@ impl Page {
 
     async fn plies(&self) -> Result<u64> {
         Ok(self
-            .js("return document.querySelectorAll('#moves > li').length;")
+            .js("return document.querySelectorAll('#moves > li[data-ply]').length;")
             .await?
             .as_u64()
             .unwrap_or(0))
@@ -302,7 +305,7 @@ impl Page {
     async fn wait_plies(&self, n: u64) -> Result<()> {
         self.until(
             &format!("{n} moves in the list"),
-            &format!("document.querySelectorAll('#moves > li').length === {n} && document.body.dataset.job !== 'computer'"),
+            &format!("document.querySelectorAll('#moves > li[data-ply]').length === {n} && document.body.dataset.job !== 'computer'"),
         )
         .await
     }
@@ -520,7 +523,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.wait_plies(0).await?;
     page.play("h2e2").await?;
     page.wait_plies(2).await?;
-    let first = page.text("#moves > li:first-child .mv").await?;
+    let first = page.text("#moves > li[data-ply='1'] .mv").await?;
     expect("the first move", first.as_str(), "炮二平五")?;
     page.until(
         "the player's turn",
@@ -584,7 +587,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.wait_plies(2).await?;
     expect(
         "the keyboard move",
-        page.text("#moves > li:first-child .mv").await?.as_str(),
+        page.text("#moves > li[data-ply='1'] .mv").await?.as_str(),
         "炮二平五",
     )?;
 
@@ -616,7 +619,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.click("#analysis-toggle").await?;
 
     // Browsing: clicking a move shows that position, the game stays where it is.
-    page.click("#moves > li:first-child").await?;
+    page.click("#moves > li[data-ply='1']").await?;
     page.until(
         "the first position",
         "/Viewing 1\\. of/.test(document.querySelector('#status').textContent)",
@@ -680,10 +683,10 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         .await?
         .send_keys(&file.display().to_string())
         .await?;
-    page.until("the loaded game", &format!("document.body.dataset.gameId !== '{id}' && document.querySelectorAll('#moves > li').length === 4")).await?;
+    page.until("the loaded game", &format!("document.body.dataset.gameId !== '{id}' && document.querySelectorAll('#moves > li[data-ply]').length === 4")).await?;
     expect(
         "the loaded game's 4th move",
-        page.text("#moves > li:nth-child(4) .mv").await?.as_str(),
+        page.text("#moves > li[data-ply='4'] .mv").await?.as_str(),
         "车９平８",
     )?;
 
@@ -720,7 +723,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     )
     .await?;
     page.click("#editor-analyse").await?;
-    page.until("the edited game", "document.querySelectorAll('#board [data-piece]').length === 4 && document.querySelectorAll('#moves > li').length === 0").await?;
+    page.until("the edited game", "document.querySelectorAll('#board [data-piece]').length === 4 && document.querySelectorAll('#moves > li[data-ply]').length === 0").await?;
     let shown = "Number(document.querySelector('#check-banner').dataset.shown || 0)";
     let before = page.js(&format!("return {shown};")).await?;
     page.play("a8a9").await?;
@@ -775,7 +778,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
         .send_keys(&game_pgn())
         .await?;
     page.click("#paste-go").await?;
-    page.until("the pasted game", "document.querySelectorAll('#moves > li').length === 94 && !document.querySelector('#fen-dialog').open").await?;
+    page.until("the pasted game", "document.querySelectorAll('#moves > li[data-ply]').length === 94 && !document.querySelector('#fen-dialog').open").await?;
     page.play("e6f6").await?;
     page.until(
         "the end dialog",
@@ -830,7 +833,7 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     page.client.refresh().await?;
     page.until(
         "the clocks after a reload",
-        "!document.querySelector('#clock-red').hidden && document.querySelectorAll('#moves > li').length === 2",
+        "!document.querySelector('#clock-red').hidden && document.querySelectorAll('#moves > li[data-ply]').length === 2",
     )
     .await?;
     let waited = reloading.elapsed().as_millis() as i64;

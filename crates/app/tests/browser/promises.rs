@@ -245,7 +245,7 @@ browser_test! {
         page.wait_plies(1).await?;
         page.play("h9g7").await?;
         page.wait_plies(2).await?;
-        page.click("#moves > li:first-child").await?;
+        page.click("#moves > li[data-ply='1']").await?;
         let before = page.game_id().await?;
         page.click("#continue-here").await?;
         page.until("the continue dialog", "document.querySelector('#new-game-dialog').open").await?;

@@ -38,6 +38,7 @@ export const api = {
   remove: (id) => request('DELETE', `/api/games/${id}`),
   move: (id, move, version) => request('POST', `/api/games/${id}/move`, { move, version }),
   action: (id, name) => request('POST', `/api/games/${id}/${name}`),
+  study: (id, body) => request('POST', `/api/games/${id}/study`, body),
   review: (id, depth) => request('POST', `/api/games/${id}/review`, { depth }),
   settings: (id, body) => request('POST', `/api/games/${id}/settings`, body),
   pgn: async (id, notation) => {

@@ -1,6 +1,6 @@
 // The controls: the buttons, the menus (level, notation), the top bar (language, theme, sound).
 
-import { app, shownPly, shownFen } from './state.js';
+import { app, shownFen } from './state.js';
 import { api } from './api.js';
 import { t, language, setLanguage } from './i18n.js';
 import * as sound from './sound.js';
@@ -10,6 +10,7 @@ import { setupUnsaved } from './unsaved.js';
 import { render, browse } from './render.js';
 import { setGame, openGame, newGame, action, review, setAnalysis, setAnalysisLines, failed, attempt } from './game.js';
 import { setupBook } from './book.js';
+import { setupStudy, step } from './study.js';
 import { setupNewGame, openNewGame } from './new-game.js';
 import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
@@ -49,8 +50,8 @@ export function setupControls() {
   $('pause').addEventListener('click', () => action(app.game?.clock?.paused ? 'resume' : 'pause'));
   // The shown position of a record, played on against the computer.
   $('continue-here').addEventListener('click', () => openNewGame(shownFen()));
-  $('undo').addEventListener('click', () => { app.viewPly = null; action('undo'); });
-  $('redo').addEventListener('click', () => { app.viewPly = null; action('redo'); });
+  $('undo').addEventListener('click', () => { browse(Infinity); action('undo'); });
+  $('redo').addEventListener('click', () => { browse(Infinity); action('redo'); });
   $('hint').addEventListener('click', () => { notice(t('askingHint')); action('hint'); });
   $('draw').addEventListener('click', () => {
     if (!app.game?.draw_offered) notice(t('drawOffered'));
@@ -58,6 +59,7 @@ export function setupControls() {
   });
   $('review-btn').addEventListener('click', () => review());
   setupBook((iccs) => attempt(iccs.slice(0, 2), iccs.slice(2, 4)));
+  setupStudy({ render, setGame, browse });
   $('review-depth').value = settings.reviewDepth();
   $('review-depth').addEventListener('change', () => settings.setReviewDepth($('review-depth').value));
   $('resign').addEventListener('click', async () => {
@@ -89,8 +91,8 @@ export function setupControls() {
   $('analysis-toggle').addEventListener('change', () => setAnalysis($('analysis-toggle').checked));
   $('analysis-lines').addEventListener('change', () => setAnalysisLines(Number($('analysis-lines').value)));
   $('first').addEventListener('click', () => browse(0));
-  $('prev').addEventListener('click', () => browse(shownPly() - 1));
-  $('next').addEventListener('click', () => browse(shownPly() + 1));
+  $('prev').addEventListener('click', () => step(-1));
+  $('next').addEventListener('click', () => step(1));
   $('last').addEventListener('click', () => browse(Infinity));
   $('end-dialog').addEventListener('close', () => {
     const v = $('end-dialog').returnValue;

@@ -1,7 +1,8 @@
 // The game and the server: the person's moves and actions, and keeping the page in step with
 // the game's state (polling while the engine works).
 
-import { app, isMovable, humanPlays, sideOf } from './state.js';
+import { app, isMovable, humanPlays, sideOf, isLive, shownFen, nodeAt } from './state.js';
+import { playFromShown } from './study.js';
 import { parseFen } from './fen.js';
 import { api } from './api.js';
 import { t, reasonText } from './i18n.js';
@@ -18,11 +19,8 @@ const POLL_MS = 250;
 
 export function tap(sq) {
   if (!app.game) return;
-  if (app.viewPly !== null) {
-    notice(reasonText('browsing'));
-    return;
-  }
-  const letter = parseFen(app.game.fen).pieces.get(sq);
+  const live = isLive();
+  const letter = parseFen(live ? app.game.fen : shownFen()).pieces.get(sq);
   const mine = isMovable(sq);
   if (app.selected && sq !== app.selected && !mine) {
     attempt(app.selected, sq);
@@ -34,7 +32,9 @@ export function tap(sq) {
     app.selected = sq;
   } else {
     app.selected = null;
-    if (letter && !app.game.outcome && app.game.clock?.paused) {
+    if (!live) {
+      // Off the current position any legal move makes a variation: nothing to explain.
+    } else if (letter && !app.game.outcome && app.game.clock?.paused) {
       notice(reasonText('paused'), 'error');
     } else if (letter && !app.game.outcome) {
       const waiting = app.game.job === 'computer' || !humanPlays(app.game.turn);
@@ -47,6 +47,11 @@ export function tap(sq) {
 
 export async function attempt(from, to) {
   app.selected = null;
+  if (!isLive()) {
+    // A move on a position shown from earlier or from a variation: a variation of the game.
+    await playFromShown([from + to]);
+    return;
+  }
   const game = app.game;
   const send = async () => setGame(await api.move(game.id, from + to, game.version));
   try {
@@ -79,6 +84,7 @@ export function setGame(state, fresh = false) {
   let animate = null;
   if (!same) {
     app.viewPly = null;
+    app.viewPath = null;
     app.selected = null;
     app.flipped = state.human === 'black';
     app.endShown = state.outcome ? state.id : null;
@@ -103,6 +109,11 @@ export function setGame(state, fresh = false) {
     }
     if (app.viewPly !== null && app.viewPly > state.moves.length) app.viewPly = null;
     if (state.moves.length < prev.moves.length) app.selected = null;
+  }
+  if (same && app.viewPath && !nodeAt(app.viewPath, state)) {
+    // The variation shown is gone (deleted, promoted): back to the current position.
+    app.viewPath = null;
+    app.viewPly = null;
   }
   if (state.in_check && !state.outcome && (!same || state.version !== prev.version)) showCheck();
   if (state.outcome && app.endShown !== state.id) {

@@ -1,7 +1,8 @@
 // The keyboard: a cursor on the board (Tab to it, arrows to move it, Enter or Space to pick up
 // and put down), Escape to drop a piece, and ← → Home End to browse the game.
 
-import { app, shownPly } from './state.js';
+import { app } from './state.js';
+import { step } from './study.js';
 import { squareCoords, squareName } from './fen.js';
 import { tap } from './game.js';
 import { render, browse } from './render.js';
@@ -37,8 +38,8 @@ export function setupKeyboard() {
     }
     if (evt.key === 'Escape') { app.selected = null; render(); }
     if (!app.game) return;
-    if (evt.key === 'ArrowLeft') browse(shownPly() - 1);
-    else if (evt.key === 'ArrowRight') browse(shownPly() + 1);
+    if (evt.key === 'ArrowLeft') step(-1);
+    else if (evt.key === 'ArrowRight') step(1);
     else if (evt.key === 'Home') browse(0);
     else if (evt.key === 'End') browse(Infinity);
     else return;

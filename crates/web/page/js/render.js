@@ -1,32 +1,36 @@
 // Drawing the page from the state: the board, the status line, the move list, the players,
 // the buttons, the engine's thinking, and the check and end-of-game announcements.
 
-import { app, shownPly, shownFen, humanPlays, moveLabel, lastMoveNumber } from './state.js';
+import { app, shownPly, shownFen, shownMove, shownLegal, isLive, pathPly, humanPlays, moveLabel, lastMoveNumber } from './state.js';
 import { parseFen } from './fen.js';
-import { t, endReason, language, outcomeTitle } from './i18n.js';
-import { renderReview, markSymbol } from './review.js';
+import { t, endReason, outcomeTitle } from './i18n.js';
+import { renderReview } from './review.js';
 import { renderBook } from './book.js';
+import { renderMoves } from './movelist.js';
+import { renderStudyTools, ensureLegal, nextPath, edit } from './study.js';
 import { $ } from './dom.js';
 
 export function render(animate = null) {
   const game = app.game;
   if (!game) return;
   const ply = shownPly();
-  const live = app.viewPly === null;
+  const live = isLive();
+  if (!live) ensureLegal();
   const { pieces, turn } = parseFen(shownFen());
-  const last = ply > 0 ? game.moves[ply - 1] : null;
+  document.body.dataset.shownFen = shownFen();
+  const last = shownMove();
   const inCheck = live ? game.in_check : Boolean(last?.check);
   let check = null;
   if (inCheck) {
     const general = turn === 'red' ? 'K' : 'k';
     for (const [sq, letter] of pieces) if (letter === general) check = sq;
   }
-  const targets = app.selected ? game.legal.filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2, 4)) : [];
+  const targets = app.selected ? shownLegal().filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2, 4)) : [];
   app.board.render({
     pieces,
     lastMove: last?.iccs || null,
-    selected: live ? app.selected : null,
-    targets: live ? targets : [],
+    selected: app.selected,
+    targets,
     check,
     hint: live && game.hint ? game.hint.iccs : null,
     lines: live && $('analysis-toggle').checked && game.analysis?.kind === 'analysis'
@@ -38,6 +42,7 @@ export function render(animate = null) {
   $('board').dataset.flipped = String(app.flipped);
   renderStatus(live, turn, inCheck);
   renderMoves();
+  renderStudyTools();
   renderPlayers();
   renderButtons();
   renderAnalysis();
@@ -72,80 +77,15 @@ function renderStatus(live, turn, inCheck) {
     }
   }
   if (!live) {
-    const label = app.viewPly === 0 ? t('startPos') : moveLabel(app.viewPly);
+    const path = app.viewPath;
+    const shownLabel = moveLabel(path ? pathPly(path) : app.viewPly);
+    const label = app.viewPly === 0 && !path ? t('startPos') : shownLabel;
     text = `${t('viewing', label, lastMoveNumber())} · ${text}`;
   }
   status.textContent = text;
   document.title = `${t('title')} · ${text}`;
   status.classList.toggle('over', Boolean(game.outcome));
   status.classList.toggle('in-check', inCheck && !game.outcome);
-}
-
-function renderMoves() {
-  const game = app.game;
-  const list = $('moves');
-  const marks = (game.review?.plies || []).map((p) => p.mark || '').join();
-  const key = [game.id, game.version, app.notation, language(), marks].join('|');
-  if (list.dataset.key === key) {
-    const ply = shownPly();
-    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.ply) === ply);
-    scrollToCurrent(list);
-    return;
-  }
-  list.dataset.key = key;
-  const firstRed = parseFen(game.start_fen).turn === 'red';
-  const startNumber = Number(game.start_fen.trim().split(/\s+/)[5]) || 1;
-  const review = game.review;
-  const items = game.moves.map((m, i) => {
-    const li = document.createElement('li');
-    li.dataset.ply = String(i + 1);
-    const red = (i % 2 === 0) === firstRed;
-    li.className = red ? 'red-move' : 'black-move';
-    if (i === 0 && !red) li.classList.add('first-black');
-    if (red || i === 0) {
-      const num = document.createElement('span');
-      num.className = 'num';
-      const n = startNumber + Math.floor((i + (firstRed ? 0 : 1)) / 2);
-      num.textContent = red ? `${n}.` : `${n}…`;
-      li.appendChild(num);
-    }
-    const text = document.createElement('span');
-    text.className = 'mv';
-    text.textContent = m[app.notation] || m.chinese;
-    li.appendChild(text);
-    const mark = review?.plies?.[i]?.mark;
-    if (mark) {
-      li.classList.add(`mark-${mark}`);
-      const sym = document.createElement('span');
-      sym.className = 'sym';
-      sym.textContent = markSymbol(mark);
-      li.appendChild(sym);
-      const better = review.plies[i].best;
-      li.title = `${t('marks')[mark]}${better ? ` — ${t('better', better, review.plies[i].check)}` : ''}`;
-    }
-    if (m.took_ms !== null && m.took_ms !== undefined) {
-      const took = document.createElement('span');
-      took.className = 'took';
-      took.textContent = t('took', m.took_ms);
-      li.appendChild(took);
-    }
-    if (i + 1 === shownPly()) li.classList.add('current');
-    li.tabIndex = -1;
-    li.addEventListener('click', () => browse(i + 1));
-    return li;
-  });
-  list.replaceChildren(...items);
-  scrollToCurrent(list);
-}
-
-function scrollToCurrent(list) {
-  const current = list.querySelector('.current');
-  if (current) {
-    const top = current.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - current.offsetHeight) {
-      list.scrollTop = top - list.clientHeight / 2;
-    }
-  }
 }
 
 function playerName(side) {
@@ -203,10 +143,11 @@ function renderButtons() {
   $('pause').dataset.paused = String(Boolean(game.clock?.paused));
   const n = game.moves.length;
   const ply = shownPly();
-  $('first').disabled = ply === 0;
-  $('prev').disabled = ply === 0;
-  $('next').disabled = ply === n;
-  $('last').disabled = ply === n;
+  const inVariation = app.viewPath !== null;
+  $('first').disabled = ply === 0 && !inVariation;
+  $('prev').disabled = ply === 0 && !inVariation;
+  $('next').disabled = inVariation ? !nextPath(app.viewPath) : ply === n;
+  $('last').disabled = ply === n && !inVariation;
 }
 
 function formatCount(n) {
@@ -239,7 +180,7 @@ function renderAnalysis() {
   $('an-depth').textContent = fromBook ? t('bookMove') : t('depth', a.depth);
   $('an-nps').textContent = t('nps', formatCount(a.nps));
   $('an-nodes').textContent = t('nodes', formatCount(a.nodes));
-  $('pv').textContent = a.pv_chinese.join(' ');
+  $('pv').replaceChildren(a.pv_chinese.join(' '), addLineButton(a.pv));
   // Further lines of an analysis (MultiPV), each with its score.
   const more = (a.lines || []).slice(1).map((line) => {
     const row = document.createElement('div');
@@ -251,17 +192,35 @@ function renderAnalysis() {
       : `${line.score_red >= 0 ? '+' : ''}${(line.score_red / 100).toFixed(2)}`;
     const moves = document.createElement('span');
     moves.textContent = line.pv_chinese.join(' ');
-    row.append(score, moves);
+    row.append(score, moves, addLineButton(line.pv));
     return row;
   });
   $('pv-lines').replaceChildren(...more);
   box.dataset.kind = a.kind;
 }
 
+/** A small button that plays an analysis line (ICCS moves) on from the game's current
+ * position, on a study board (elsewhere the main line is the game as played). */
+function addLineButton(pv) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'pv-add';
+  button.textContent = '+';
+  button.title = t('addLine');
+  button.setAttribute('aria-label', t('addLine'));
+  button.disabled = !pv?.length;
+  button.hidden = !app.game.study_board;
+  const n = app.game.moves.length;
+  button.addEventListener('click', () => edit({ op: 'play', at: n ? [n - 1] : [], moves: pv }));
+  return button;
+}
+
+/** Shows the main line after `ply` plies (the current position at its end). */
 export function browse(ply) {
   if (!app.game) return;
   const n = app.game.moves.length;
   const p = Math.max(0, Math.min(n, ply));
+  app.viewPath = null;
   app.viewPly = p === n ? null : p;
   app.selected = null;
   render();

@@ -9,8 +9,14 @@ export const app = {
   board: null,
   /** The game as the server last sent it. */
   game: null,
-  /** null: the current position; else the number of plies shown. */
+  /** null: the current position; else the number of plies shown (of the main line; where a
+   * variation is shown, the plies before it branches). */
   viewPly: null,
+  /** The path of the variation's move shown (see the server's game/tree.rs: [i, v, j, …]),
+   * or null in the main line. */
+  viewPath: null,
+  /** The legal moves of the position shown when it is not the game's current one: {fen, legal}. */
+  browseLegal: null,
   selected: null,
   flipped: false,
   cursor: null,
@@ -25,9 +31,51 @@ export function shownPly() {
   return app.viewPly === null ? app.game.moves.length : app.viewPly;
 }
 
-export function shownFen() {
+/** The move at `path` of the game's tree ([i] the main line's move i, [i, v, j] move j of
+ * variation v of move i, …), or undefined. */
+export function nodeAt(path, game = app.game) {
+  if (!path || path.length === 0 || path.length % 2 === 0) return undefined;
+  let line = game.moves;
+  for (let k = 0; k + 1 < path.length; k += 2) {
+    line = line[path[k]]?.variations?.[path[k + 1]];
+    if (!line) return undefined;
+  }
+  return line[path[path.length - 1]];
+}
+
+/** The ply (counted from 1) of the move at `path`: a variation's first move stands where
+ * the move it replaces stood. */
+export function pathPly(path) {
+  return path.filter((_, k) => k % 2 === 0).reduce((sum, i) => sum + i, 0) + 1;
+}
+
+/** The path of the move shown ([] for the start position). */
+export function shownPath() {
+  if (app.viewPath) return app.viewPath;
   const ply = shownPly();
-  return ply === 0 ? app.game.start_fen : app.game.moves[ply - 1].fen;
+  return ply === 0 ? [] : [ply - 1];
+}
+
+/** The move shown, or null at the start. */
+export function shownMove() {
+  const path = shownPath();
+  return path.length ? nodeAt(path) : null;
+}
+
+/** Whether the game's current position is shown (where its moves are played). */
+export function isLive() {
+  return app.viewPly === null && app.viewPath === null;
+}
+
+export function shownFen() {
+  return shownMove()?.fen || app.game.start_fen;
+}
+
+/** The legal moves (ICCS) of the position shown, as far as the page knows them yet. */
+export function shownLegal() {
+  if (isLive()) return app.game.legal;
+  const fen = shownFen();
+  return app.browseLegal?.fen === fen ? app.browseLegal.legal : [];
 }
 
 export function sideOf(letter) {
@@ -38,7 +86,11 @@ export function canMoveNow() {
   return app.game && !app.game.outcome && app.game.legal.length > 0 && app.viewPly === null;
 }
 
+/** Whether the piece on `sq` may be picked up: on the current position, the person's when
+ * they may move; on another one shown, any piece with a legal move (it makes a variation). */
 export function isMovable(sq) {
+  if (!app.game) return false;
+  if (!isLive()) return shownLegal().some((m) => m.startsWith(sq));
   if (!canMoveNow()) return false;
   const letter = parseFen(app.game.fen).pieces.get(sq);
   return Boolean(letter) && sideOf(letter) === app.game.turn;

@@ -1,0 +1,115 @@
+//! Studying a game in the browser: a record's variations and comments are shown inline, any
+//! move can be shown, a move on an earlier position makes a variation, and comments, glyphs
+//! and promotions are edited on the page and kept by the server.
+
+use super::{expect, Page};
+use anyhow::Result;
+use serde_json::{json, Value};
+
+/// A record with a comment before the first move, a comment after it and a variation.
+const ANNOTATED: &str = "[Event \"Study\"]\n\n{The central cannon.}\n\
+1. h2e2 {Red takes the centre.} (1. g0e2 c6c5) 1... h9g7 2. h0g2 *\n";
+
+/// The game the page shows, as the server has it.
+async fn server_game(page: &Page) -> Result<Value> {
+    let id = page.game_id().await?;
+    Ok(page
+        .client
+        .execute_async(
+            &format!(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/games/{id}').then(r => r.json()).then(done, e => done(null));"
+            ),
+            vec![],
+        )
+        .await?)
+}
+
+/// The path of the variation move marked as shown, or null.
+const SHOWN_PATH: &str =
+    "return document.querySelector('#moves .vmv.current')?.dataset.path ?? null;";
+
+browser_test! {
+    /// A loaded record shows its comments and variations; a move played on a variation's
+    /// position makes a deeper one; a comment and a glyph typed on the page are saved; a
+    /// variation is promoted into the main line of a study board.
+    fn a_record_is_studied_with_its_variations_and_comments(page) {
+        let before = page.game_id().await?;
+        let file = page.shots.join("study.pgn");
+        std::fs::write(&file, ANNOTATED)?;
+        page.client
+            .find(fantoccini::Locator::Css("#pgn-file"))
+            .await?
+            .send_keys(&file.display().to_string())
+            .await?;
+        page.until(
+            "the record with its comments and variation",
+            &format!(
+                "document.body.dataset.gameId !== '{before}' \
+                 && /The central cannon/.test(document.querySelector('#moves').textContent) \
+                 && /Red takes the centre/.test(document.querySelector('#moves').textContent) \
+                 && document.querySelectorAll('#moves .variation-row .vmv').length === 2"
+            ),
+        )
+        .await?;
+        // The variation's second move is shown, and a move there goes on along the
+        // variation: the elephant on e2 stands only in the variation's position.
+        page.click("#moves .vmv[data-path='0,0,1']").await?;
+        expect("the move shown", page.js(SHOWN_PATH).await?, json!("0,0,1"))?;
+        page.until(
+            "the legal moves of the position shown",
+            "document.body.dataset.legalFen === document.body.dataset.shownFen",
+        )
+        .await?;
+        page.play("e2c4").await?;
+        page.until(
+            "the variation's new move shown",
+            "document.querySelector('#moves .vmv.current')?.dataset.path === '0,0,2'",
+        )
+        .await?;
+        // A move on the start position makes a second variation of the first move.
+        page.click("#first").await?;
+        page.until(
+            "the legal moves of the start",
+            "document.body.dataset.legalFen === document.body.dataset.shownFen",
+        )
+        .await?;
+        page.play("b2e2").await?;
+        page.until(
+            "the new variation",
+            "document.querySelector('#moves .vmv.current')?.dataset.path === '0,1,0'",
+        )
+        .await?;
+        // A comment and a glyph on it.
+        page.type_into("#comment", "The left cannon.").await?;
+        page.click("#glyphs button[data-nag='5']").await?;
+        page.until(
+            "the glyph on the move",
+            "/!\\?$/.test(document.querySelector('#moves .vmv.current').textContent)",
+        )
+        .await?;
+        let game = server_game(page).await?;
+        expect(
+            "the comment kept",
+            game["moves"][0]["variations"][1][0]["comment"].clone(),
+            json!("The left cannon."),
+        )?;
+        expect("the glyph kept", game["moves"][0]["variations"][1][0]["nags"].clone(), json!([5]))?;
+        page.debug_shot("study-variations.png").await?;
+        // Promoting it: the main line starts with the left cannon, the old one a variation.
+        page.click("#var-promote").await?;
+        page.until(
+            "the promoted line",
+            "document.querySelector('#moves > li[data-ply=\"1\"].current .mv')?.textContent === '炮八平五'",
+        )
+        .await?;
+        let game = server_game(page).await?;
+        expect("the main line's first move", game["moves"][0]["iccs"].clone(), json!("b2e2"))?;
+        expect(
+            "the old main line, a variation now",
+            game["moves"][0]["variations"][0][0]["iccs"].clone(),
+            json!("h2e2"),
+        )?;
+        page.debug_shot("study-promoted.png").await
+    }
+}
