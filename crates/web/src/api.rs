@@ -15,7 +15,7 @@
 //! | `POST /api/games/{id}/resign`, `/draw` | resigns / offers a draw |
 //! | `POST /api/games/{id}/pause`, `/resume` | stops / restarts the clock |
 //! | `POST /api/games/{id}/hint` | asks the engine for a move |
-//! | `POST /api/games/{id}/study` | edits variations, comments and glyphs: `{op, at, …}` (see `StudyBody`) |
+//! | `POST /api/games/{id}/study` | edits variations, comments and glyphs: `{op, at, …}` (see `StudyBody`); `{op: "keep_review"}` keeps the review's marks |
 //! | `POST /api/games/{id}/review` | reviews the game: `{depth?}` (`quick`, `normal`, `deep`) or no body |
 //! | `POST /api/games/{id}/settings` | `{level?, analysis?, lines?}` (lines: 1–5, analysis MultiPV) |
 //! | `POST /api/games/{id}/leave` | the page is gone: stop searching |
@@ -598,12 +598,15 @@ enum StudyBody {
         at: Vec<usize>,
         nags: Vec<u8>,
     },
+    /// Keeps the finished review's marks as glyphs and its better lines as variations.
+    KeepReview {},
 }
 
 impl StudyBody {
     /// The edit it asks for, its moves read.
-    fn edit(self) -> Result<StudyEdit, ApiError> {
-        Ok(match self {
+    fn edit(self) -> Result<Option<StudyEdit>, ApiError> {
+        Ok(Some(match self {
+            StudyBody::KeepReview {} => return Ok(None),
             StudyBody::Play { at, moves } => {
                 if moves.len() > MAX_PLIES {
                     return Err(ApiError::BadRequest("too many moves".into()));
@@ -623,7 +626,7 @@ impl StudyBody {
             StudyBody::Delete { at } => StudyEdit::Delete(at),
             StudyBody::Comment { at, text, before } => StudyEdit::Comment { at, text, before },
             StudyBody::Glyphs { at, nags } => StudyEdit::Glyphs { at, nags },
-        })
+        }))
     }
 }
 
@@ -640,9 +643,12 @@ async fn study(
     ApiJson(body): ApiJson<StudyBody>,
 ) -> Result<Json<StudyView>, ApiError> {
     let edit = body.edit()?;
-    let (at, game) = answer_with_game(state, id, move |_, _, entry| {
-        let at = entry.study(edit, Instant::now())?;
-        Ok((at, true))
+    let (at, game) = answer_with_game(state, id, move |_, _, entry| match edit {
+        Some(edit) => Ok((entry.study(edit, Instant::now())?, true)),
+        None => {
+            let kept = entry.keep_review()?;
+            Ok((Vec::new(), kept > 0))
+        }
     })
     .await?;
     Ok(Json(StudyView { at, game }))

@@ -149,6 +149,19 @@ impl GameEntry {
         Ok(shown)
     }
 
+    /// Keeps the finished review's marks in the game as glyphs and variations
+    /// ([`WebGame::keep_review`]); returns how many.
+    pub fn keep_review(&mut self) -> Result<usize, Refusal> {
+        let Some(review) = self.review.as_ref().filter(|r| r.finished) else {
+            return Err(Refusal {
+                code: "no_review",
+                message: "there is no finished review to keep".into(),
+            });
+        };
+        let marks = review.kept_marks();
+        Ok(self.game.keep_review(&marks))
+    }
+
     /// The game's record and version now, for [`GameEntry::restore`].
     pub fn snapshot(&self) -> Snapshot {
         self.game.snapshot()

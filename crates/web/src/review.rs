@@ -8,6 +8,7 @@
 //! its time allowed) are too far apart to judge by: at a few milliseconds a position they named
 //! "better" moves that lose.
 
+use super::report::SCORE_CAP;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi::{format_move, Color, Move, Notation, Position};
@@ -51,6 +52,10 @@ pub struct ReviewPly {
     pub best: Option<String>,
     /// The same in ICCS.
     pub best_iccs: Option<String>,
+    /// The engine's line from the better move on (its principal variation where the move was
+    /// played), kept in the game as a variation when the person keeps the review.
+    #[serde(skip)]
+    pub line: Vec<Move>,
     /// What the check found, when the move was checked against the engine's suggestion.
     pub check: Option<Check>,
 }
@@ -112,6 +117,35 @@ fn mark(chance_lost: f64) -> Option<&'static str> {
     }
 }
 
+/// The longest engine line a kept review writes as a variation, in plies.
+pub const KEPT_LINE_PLIES: usize = 10;
+
+/// A review's verdict on one move, as it is kept in the game: a glyph, and the better line as
+/// a variation with the scores of the check before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptMark {
+    /// The move's index in the main line.
+    pub ply: usize,
+    /// The mark's glyph: 6 `?!`, 2 `?` or 4 `??`.
+    pub glyph: u8,
+    /// The engine's line from the better move on.
+    pub line: Vec<Move>,
+    /// The check's scores, written before the line.
+    pub comment: String,
+}
+
+/// A score for the comment of a kept mark: soldiers (`+0.25`, `-2.80`), or a won or lost
+/// game (a mate, or more than the cap).
+fn soldiers(score: i32) -> String {
+    if score >= SCORE_CAP {
+        "winning".into()
+    } else if score <= -SCORE_CAP {
+        "losing".into()
+    } else {
+        format!("{:+.2}", f64::from(score) / 100.0)
+    }
+}
+
 /// What the review learns of one position: its score for the side to move (capped) and the
 /// engine's best move there.
 #[derive(Clone, Copy, Debug)]
@@ -133,24 +167,56 @@ impl Review {
     }
 
     /// Adds the next position of the game, `root`, evaluated as `now`; for every position but
-    /// the first, `before` is the one before it, its evaluation and the move played there,
-    /// which is then judged, with the `check` of that move if it needed one
+    /// the first, `before` is the one before it, its evaluation, the engine's line there and
+    /// the move played, which is then judged, with the `check` of that move if it needed one
     /// ([`needs_check`]).
     pub fn add(
         &mut self,
         root: &Position,
         now: Evaluated,
-        before: Option<(&Position, Evaluated, Move)>,
+        before: Option<(&Position, Evaluated, &[Move], Move)>,
         check: Option<Check>,
     ) {
         let red = root.side_to_move() == Color::Red;
         self.evals.push(if red { now.score } else { -now.score });
         self.done += 1;
-        if let Some((prev, then, played)) = before {
-            self.plies
-                .push(judge(prev, then, played, -now.score, check));
+        if let Some((prev, then, line, played)) = before {
+            let mut ply = judge(prev, then, played, -now.score, check);
+            if ply.best_iccs.is_some() && line.first() == then.best.as_ref() {
+                ply.line = line.iter().copied().take(KEPT_LINE_PLIES).collect();
+            } else if let Some(best) = ply.best_iccs.as_ref().and(then.best) {
+                ply.line = vec![best];
+            }
+            self.plies.push(ply);
         }
         self.finished = self.done == self.total;
+    }
+
+    /// The marks with a better move, as they are kept in the game (a finished review's).
+    pub fn kept_marks(&self) -> Vec<KeptMark> {
+        self.plies
+            .iter()
+            .enumerate()
+            .filter_map(|(ply, p)| {
+                let glyph = match p.mark? {
+                    "blunder" => 4,
+                    "mistake" => 2,
+                    _ => 6,
+                };
+                let check = p.check?;
+                (!p.line.is_empty()).then(|| KeptMark {
+                    ply,
+                    glyph,
+                    line: p.line.clone(),
+                    comment: format!(
+                        "Review, depth {}: this line {}, the move played {}",
+                        check.depth,
+                        soldiers(check.suggested),
+                        soldiers(check.played)
+                    ),
+                })
+            })
+            .collect()
     }
 }
 
@@ -200,6 +266,7 @@ fn judge(
         mark,
         best: best.map(|b| format_move(prev, b, Notation::Chinese)),
         best_iccs: best.map(|b| b.to_string()),
+        line: Vec::new(),
         check: check.filter(|_| suggestion.is_some()),
     }
 }

@@ -392,12 +392,15 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
         request
     };
     let mut found: Vec<(Evaluated, u32)> = Vec::new();
+    // The engine's line in each position, kept with a mark as the better line.
+    let mut lines: Vec<Vec<Move>> = Vec::new();
     for (i, root) in positions.iter().enumerate() {
         let (now, reached) = if root.has_no_legal_move() {
             let lost = Evaluated {
                 score: -SCORE_CAP,
                 best: None,
             };
+            lines.push(Vec::new());
             (lost, 0)
         } else {
             let request = request_at(i, limits(max_depth, time.as_millis() as u64));
@@ -408,6 +411,7 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
                 score: capped(result.score),
                 best: result.best_move,
             };
+            lines.push(result.pv);
             (now, result.depth)
         };
         found.push((now, reached));
@@ -440,7 +444,7 @@ fn review(shared: &SharedGame, lease: &mut Lease, cancel: &Arc<AtomicBool>, snap
         let Some(review) = entry.review_mut() else {
             return;
         };
-        let before = before.map(|(p, then, played)| (&positions[p], then, played));
+        let before = before.map(|(p, then, played)| (&positions[p], then, &lines[p][..], played));
         review.add(root, now, before, check);
     }
 }

@@ -427,6 +427,36 @@ async fn the_review_checks_a_blunder_and_looks_as_hard_as_asked() {
     assert_eq!(capture["best"], Value::Null, "{r}");
     assert_eq!(capture["check"], Value::Null, "{r}");
 
+    // Kept in the game: the blunder's glyph, and the better line as a variation with the
+    // check's scores before it; keeping it twice adds nothing.
+    let study = format!("/api/games/{id}/study");
+    for _ in 0..2 {
+        let (s, b) = t
+            .call("POST", &study, Some(json!({"op": "keep_review"})))
+            .await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+        let first = &b["game"]["moves"][0];
+        assert_eq!(first["nags"], json!([4]), "{b}");
+        assert_eq!(first["variations"].as_array().unwrap().len(), 1, "{b}");
+        let line = &first["variations"][0];
+        assert_eq!(line[0]["iccs"], "a4d4", "{b}");
+        let before = line[0]["before"].as_str().unwrap();
+        assert!(before.starts_with("Review, depth "), "{before}");
+        assert_eq!(
+            b["game"]["version"], game["version"],
+            "the play is unchanged"
+        );
+    }
+    let (_, pgn) = t
+        .raw("GET", &format!("/api/games/{id}/pgn"), "text/plain", vec![])
+        .await;
+    let pgn = String::from_utf8(pgn).unwrap();
+    assert!(pgn.contains("$4") && pgn.contains("1. 车九平六"), "{pgn}");
+    assert!(
+        pgn.contains("this line winning, the move played losing"),
+        "{pgn}"
+    );
+
     // The same depth again changes nothing; another depth reviews the game again.
     let (s, b) = t
         .call("POST", &review, Some(json!({"depth": "quick"})))

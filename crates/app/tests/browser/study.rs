@@ -113,3 +113,47 @@ browser_test! {
         page.debug_shot("study-promoted.png").await
     }
 }
+
+browser_test! {
+    /// A finished review is kept in the game: the blunder's glyph in the move list, the
+    /// better line as a variation.
+    fn a_review_is_kept_in_the_game_as_glyphs_and_variations(page) {
+        let before = page.game_id().await?;
+        let file = page.shots.join("blunder.pgn");
+        // Red steps the general up when the chariot could mate; Black takes the chariot.
+        std::fs::write(
+            &file,
+            "[FEN \"3k5/9/9/9/r8/R8/9/9/9/4K4 w - - 0 1\"]\n\n1. e0e1 a5a4 *\n",
+        )?;
+        page.client
+            .find(fantoccini::Locator::Css("#pgn-file"))
+            .await?
+            .send_keys(&file.display().to_string())
+            .await?;
+        page.until(
+            "the loaded game",
+            &format!("document.body.dataset.gameId !== '{before}' && document.querySelectorAll('#moves > li[data-ply]').length === 2"),
+        )
+        .await?;
+        page.select("#review-depth", "quick").await?;
+        page.click("#review-btn").await?;
+        page.until(
+            "the finished review and its button",
+            "!document.querySelector('#review-keep').hidden",
+        )
+        .await?;
+        page.click("#review-keep").await?;
+        page.until(
+            "the glyph and the better line in the move list",
+            "/\\?\\?/.test(document.querySelector('#moves > li[data-ply=\"1\"] .glyph')?.textContent || '') \
+             && /车九平六/.test(document.querySelector('#moves .variation-row')?.textContent || '')",
+        )
+        .await?;
+        let comment = page.js("return document.querySelector('#moves .variation-row .comment')?.textContent || '';").await?;
+        expect(
+            "the check's scores before the line",
+            comment.as_str().is_some_and(|c| c.starts_with("Review, depth ")),
+            true,
+        )
+    }
+}

@@ -34,6 +34,17 @@ export function setupStudy(given) {
   $('var-promote').addEventListener('click', () => edit({ op: 'promote', at: shownPath() }));
   $('var-up').addEventListener('click', () => edit({ op: 'up', at: shownPath() }));
   $('var-delete').addEventListener('click', () => edit({ op: 'delete', at: shownPath() }));
+  $('review-keep').addEventListener('click', keepReview);
+}
+
+/** Keeps the finished review's marks in the game: glyphs, and the better lines as variations. */
+async function keepReview() {
+  if (!app.game) return;
+  try {
+    hooks.setGame((await api.study(app.game.id, { op: 'keep_review' })).game);
+  } catch (e) {
+    notice(reasonText(e.code, e.message), 'error');
+  }
 }
 
 /** Shows the move at `path` (the start for []). */
@@ -162,4 +173,6 @@ export function renderStudyTools() {
   const firstOfVariation = inVariation && path[path.length - 1] === 0;
   $('var-delete').hidden = !(inVariation || (game.study_board && path.length === 1));
   $('var-delete').textContent = t(firstOfVariation ? 'deleteLine' : 'deleteFrom');
+  const review = game.review;
+  $('review-keep').hidden = !(review?.finished && review.plies.some((p) => p.best_iccs));
 }

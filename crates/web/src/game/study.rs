@@ -6,6 +6,7 @@
 //! it. Everything else is a change of the annotations ([`WebGame::revision`]), which leaves the
 //! play and the computer's search alone.
 
+use super::super::review::KeptMark;
 use super::tree::{self, TreeError};
 use super::{refuse, Refusal, WebGame, MAX_PLIES};
 use std::time::Instant;
@@ -134,6 +135,50 @@ impl WebGame {
                 Ok(at)
             }
         }
+    }
+
+    /// Keeps a review's marks in the game: each marked move gets its glyph (in place of any
+    /// other move-quality glyph), and the better line becomes a variation, the check's scores
+    /// in a comment before it. Keeping them again changes nothing more. Returns how many marks
+    /// were kept.
+    pub fn keep_review(&mut self, marks: &[KeptMark]) -> usize {
+        let mut kept = 0;
+        for mark in marks {
+            let at = [mark.ply];
+            let Some(mut pos) =
+                tree::position_after(self.rec.game.start(), &self.rec.line, &tree::previous(&at))
+            else {
+                continue;
+            };
+            let Some(node) = tree::node_mut(&mut self.rec.line, &at) else {
+                continue;
+            };
+            node.nags.retain(|n| !(1..=6).contains(n));
+            node.nags.insert(0, mark.glyph);
+            let mut path = tree::previous(&at);
+            let mut first = None;
+            for &m in &mark.line {
+                if !pos.is_legal(m) {
+                    break;
+                }
+                match tree::play_after(&mut self.rec.line, &path, m) {
+                    Ok((next, _)) => path = next,
+                    Err(_) => break,
+                }
+                first.get_or_insert_with(|| path.clone());
+                pos.make_move(m);
+            }
+            if let Some(first) = first.filter(|p| p.len() >= 3) {
+                if let Some(node) = tree::node_mut(&mut self.rec.line, &first) {
+                    node.comment_before = Some(mark.comment.clone());
+                }
+            }
+            kept += 1;
+        }
+        if kept > 0 {
+            self.revise();
+        }
+        kept
     }
 
     /// Plays `moves` after node `at`. At the game's end (the main line's last move played)
