@@ -137,7 +137,9 @@ function renderButtons() {
   $('review-btn').disabled = game.moves.length === 0 || (!over && game.human !== 'both') || game.job === 'review';
   $('review-depth').disabled = $('review-btn').disabled;
   $('pause').hidden = !game.clock || over;
-  $('continue-here').hidden = game.human !== 'both';
+  // A study board continues from any position shown; a game against the computer from one
+  // looked back at (a variation too), never from its current position, which is the game's.
+  $('continue-here').hidden = game.human !== 'both' && isLive();
   $('draw').textContent = game.draw_offered ? t('acceptDraw') : t('offerDraw');
   $('pause').textContent = game.clock?.paused ? t('resume') : t('pause');
   $('pause').dataset.paused = String(Boolean(game.clock?.paused));
