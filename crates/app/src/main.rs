@@ -37,6 +37,9 @@ enum Command {
     Convert(cli::convert::ConvertArgs),
     /// Replay a PGN or XQF file: its main line in a notation, or the game as PGN; then `fen …`.
     Pgn(cli::pgn::PgnArgs),
+    /// The ECCO opening (code, Chinese and English name) of each game in PGN or XQF files;
+    /// `--check` measures how often it agrees with the codes the files give.
+    Opening(cli::opening::OpeningArgs),
     /// Analyse a position: score, depth and best line in Chinese notation and ICCS.
     Analyse(cli::analyse::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth; prints `N nodes M nps` last.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Some(Command::Status(a)) => cli::status::run(&a),
         Some(Command::Convert(a)) => cli::convert::run(&a),
         Some(Command::Pgn(a)) => cli::pgn::run(&a),
+        Some(Command::Opening(a)) => cli::opening::run(&a),
         Some(Command::Bench(a)) => cli::bench::run(&a),
         Some(Command::Analyse(a)) => cli::analyse::run(&a),
         Some(Command::Lab(a)) => cli::lab::run(&a),

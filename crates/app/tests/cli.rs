@@ -182,6 +182,46 @@ fn pgn_reads_a_big5_file() {
     assert_eq!(moves, ["炮二平五", "马８进７", "马二进三", "车９平８"]);
 }
 
+#[test]
+fn openings_are_named_and_checked_against_the_files_codes() {
+    let dir = scratch("opening");
+    let untagged = dir.join("untagged.pgn");
+    // The horse opening, then the edge cannon after Black's seventh pawn: A42.
+    std::fs::write(&untagged, "1. h0g2 g6g5 2. h2i2 h9g7 *\n").unwrap();
+    let o = xiangqi(&["opening", untagged.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = stdout(&o);
+    assert!(
+        line.contains("#1\tA42\t起马转边炮对进７卒\tHorse Opening into Edge Cannon"),
+        "{line}"
+    );
+    // Written as PGN, the game gets its tags; a code the file gives is never changed.
+    let o = xiangqi(&["pgn", untagged.to_str().unwrap(), "--to", "pgn"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("[ECCO \"A42\"]") && text.contains("[Opening \"起马转边炮对进７卒\"]"),
+        "{text}"
+    );
+    let tagged = dir.join("tagged.pgn");
+    std::fs::write(&tagged, "[ECCO \"A40\"]\n\n1. h0g2 g6g5 2. h2i2 h9g7 *\n").unwrap();
+    let o = xiangqi(&["pgn", tagged.to_str().unwrap(), "--to", "pgn"]);
+    assert!(stdout(&o).contains("[ECCO \"A40\"]"), "{}", stdout(&o));
+    // --check counts the agreement and lists the games that differ.
+    let o = xiangqi(&[
+        "opening",
+        "--check",
+        tagged.to_str().unwrap(),
+        untagged.to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("file A40\tours A42"), "{text}");
+    assert_eq!(
+        last_line(&o),
+        "2 games, 1 with an ECCO code: 0 agree (0.0%), 1 more in the same family (100.0% with them)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A megabyte of NUL bytes once gave a 4 MB error line; the message quotes an excerpt.
 #[test]
 fn pgn_errors_on_garbage_are_short() {

@@ -14,6 +14,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod chase;
+pub mod ecco;
 mod excerpt;
 pub mod fen;
 pub mod game;

@@ -7,6 +7,7 @@ pub mod book;
 pub mod convert;
 pub mod eval;
 pub mod lab;
+pub mod opening;
 pub mod perft;
 pub mod pgn;
 pub mod status;

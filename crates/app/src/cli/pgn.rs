@@ -16,7 +16,8 @@ pub enum Output {
     Wxf,
     /// Chinese, `炮二平五`.
     Chinese,
-    /// The whole game re-written as PGN (moves in `--notation`).
+    /// The whole game re-written as PGN (moves in `--notation`), with `ECCO`, `Opening` and
+    /// `Variation` tags where it has no code.
     Pgn,
 }
 
@@ -65,7 +66,7 @@ fn load(args: &PgnArgs) -> Result<GameRecord> {
 
 /// Prints the main line (or the PGN), then `fen FINAL_FEN`.
 pub fn run(args: &PgnArgs) -> Result<()> {
-    let record = load(args)?;
+    let mut record = load(args)?;
     let notation = match args.to {
         Output::Iccs => Notation::Iccs,
         Output::Wxf => Notation::Wxf,
@@ -80,6 +81,8 @@ pub fn run(args: &PgnArgs) -> Result<()> {
                 Notation::Iccs | Notation::UciRanks1To10 => Notation::IccsPgn,
                 other => other,
             };
+            // A game without an opening code gets its ECCO tags; a file's own tags stay.
+            xiangqi::ecco::tag_record(&mut record);
             out!(
                 "{}",
                 write_pgn(&record, &NotationCodec(codec_notation), format)
