@@ -10,11 +10,14 @@
 //! each move with the mover's time left, as other PGN tools write it, and `ClockLeft` (both
 //! sides' game time left when saved and the part of the period the side to move had used, in
 //! milliseconds) with `ClockPaused`. A game loaded from a file has `ImportHash`, the file's
-//! [`fingerprint`], by which the same file loaded again finds it.
+//! [`fingerprint`], by which the same file loaded again finds it. A game without an ECCO code of
+//! its own is written with the code, opening and variation of its main line (`ECCO`, `Opening`,
+//! `Variation`), which are recomputed, not kept, when the file is read back.
 
 use super::clock::{clk, parse_clk, Clock, TimeControl};
 use super::ending::Ending;
 use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use serde::Serialize;
 use std::time::{Duration, Instant};
 use xiangqi::pgn::date::pgn_date;
 use xiangqi::pgn::{normalize_comment, write_pgn, GameRecord, NotationCodec, RecordMove};
@@ -142,7 +145,65 @@ pub fn to_record(game: &WebGame, now: Instant) -> GameRecord {
     if let Some(clock) = &rec.clock {
         write_clock(&mut record, clock, game, now);
     }
+    xiangqi::ecco::tag_record(&mut record);
     record
+}
+
+/// A game's opening as the page shows it: the ECCO code with its names.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameOpening {
+    /// `C48`.
+    pub code: String,
+    /// The opening's Chinese name.
+    pub opening: String,
+    /// The variation's Chinese name (may be empty).
+    pub variation: String,
+    /// Both in English.
+    pub english: String,
+    /// Whether the code is the one the loaded file gave (else this program classified the game).
+    pub from_file: bool,
+}
+
+/// The opening of `game`: the code its loaded file gave, else the classification of its main
+/// line; `None` for a game from another position or without moves.
+pub fn opening(game: &WebGame) -> Option<GameOpening> {
+    if let Some(code) = record_tag(game, "ECCO").filter(|c| c.len() == 3 && c.is_ascii()) {
+        let known = xiangqi::ecco::opening(&code);
+        let tag = |name: &str, from_table: Option<&'static str>| {
+            record_tag(game, name)
+                .or_else(|| from_table.map(str::to_owned))
+                .unwrap_or_default()
+        };
+        let opening = tag("Opening", known.map(|o| o.opening));
+        let variation = tag("Variation", known.map(|o| o.variation));
+        let english = xiangqi::ecco::english_name(&opening, &variation);
+        return Some(GameOpening {
+            code,
+            opening,
+            variation,
+            english,
+            from_file: true,
+        });
+    }
+    let rules = game.rules();
+    let moves: Vec<Move> = rules.moves().collect();
+    let found = xiangqi::ecco::classify(rules.start(), &moves)?;
+    Some(GameOpening {
+        code: found.code.to_owned(),
+        opening: found.opening.to_owned(),
+        variation: found.variation.to_owned(),
+        english: found.english(),
+        from_file: false,
+    })
+}
+
+/// Whether a record's ECCO tags are the classification of its own main line (written by this
+/// program, or agreeing with it): those are recomputed from the moves, not kept as the file's.
+fn ecco_tags_are_computed(record: &GameRecord) -> bool {
+    let computed = xiangqi::ecco::classify_record(record).map(|o| o.code);
+    record
+        .tag("ECCO")
+        .is_some_and(|code| Some(code) == computed)
 }
 
 fn write_clock(record: &mut GameRecord, clock: &Clock, game: &WebGame, now: Instant) {
@@ -327,12 +388,14 @@ pub fn from_record(
     ];
     // A record that ends with a bare result keeps its own words for why, if it has any.
     let own_termination = |k: &str| k == "Termination" && matches!(ended, Some(Ending::Result(_)));
+    let computed_ecco = ecco_tags_are_computed(record);
     let tags = record
         .tags
         .iter()
         .filter(|(k, v)| {
             (!OWN.contains(&k.as_str()) || (own_termination(k) && !v.is_empty())) && k != "Game"
         })
+        .filter(|(k, _)| !(computed_ecco && ["ECCO", "Opening", "Variation"].contains(&k.as_str())))
         .cloned()
         .collect();
     WebGame::with_record(

@@ -2,7 +2,7 @@
 
 use super::ending::Ending;
 use super::game::{Human, WebGame};
-use super::game_file::{import_hash, record_names, record_tag};
+use super::game_file::{import_hash, opening, record_names, record_tag, GameOpening};
 use serde::Serialize;
 
 /// One line of the games list.
@@ -12,6 +12,8 @@ pub struct Summary {
     red: String,
     black: String,
     event: Option<String>,
+    /// The ECCO opening.
+    opening: Option<GameOpening>,
     human: Human,
     level: u8,
     plies: usize,
@@ -34,6 +36,7 @@ pub fn summary(game: &WebGame) -> Summary {
         red,
         black,
         event: record_tag(game, "Event"),
+        opening: opening(game),
         human: game.human(),
         level: game.level(),
         plies: game.rules().len(),

@@ -4,7 +4,7 @@ use super::clock::TimeLeft;
 use super::ending::Ending;
 use super::entry::{GameEntry, SaveFailure};
 use super::game::{Human, Notice, WebGame};
-use super::game_file::{record_names, record_tag};
+use super::game_file::{opening, record_names, record_tag, GameOpening};
 use super::job::JobKind;
 use super::report::Analysis;
 use super::review::Review;
@@ -120,6 +120,8 @@ pub struct GameView {
     /// A loaded record's event and date (`None` for the games of this program).
     event: Option<String>,
     date: Option<String>,
+    /// The ECCO opening: the loaded file's, else the main line's.
+    opening: Option<GameOpening>,
     start_fen: String,
     fen: String,
     turn: &'static str,
@@ -203,6 +205,7 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
         black: names.1,
         event: record_tag(game, "Event"),
         date: record_tag(game, "Date"),
+        opening: opening(game),
         start_fen: rules.start().to_fen(),
         fen: pos.to_fen(),
         turn: pos.side_to_move().name(),

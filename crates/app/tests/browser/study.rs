@@ -52,6 +52,13 @@ browser_test! {
             ),
         )
         .await?;
+        // The opening is named above the move list.
+        page.until(
+            "the opening's name",
+            "!document.querySelector('#game-opening').hidden \
+             && /^B05 Central Cannon vs Advancing Left Horse$/.test(document.querySelector('#game-opening').textContent)",
+        )
+        .await?;
         // The variation's second move is shown, and a move there goes on along the
         // variation: the elephant on e2 stands only in the variation's position.
         page.click("#moves .vmv[data-path='0,0,1']").await?;

@@ -3,6 +3,7 @@
 
 import { api } from './api.js';
 import { looksLikeFen } from './fen.js';
+import { openingText } from './movelist.js';
 import { t, endReason, language, reasonText, fenRefusal } from './i18n.js';
 import { notice, copyText, confirmDialog } from './dialogs.js';
 import { Editor } from './editor.js';
@@ -114,7 +115,8 @@ async function showGames(ctx) {
       return tag && tag !== '?' && tag !== 'Player' ? tag : t(side);
     };
     const event = g.event ? ` · ${g.event}` : '';
-    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)}${event} · ${t('plies', g.plies)} · ${result}`;
+    const opening = g.opening ? ` · ${openingText(g.opening)}` : '';
+    info.textContent = `${when} · ${name('red', g.red)} – ${name('black', g.black)}${event}${opening} · ${t('plies', g.plies)} · ${result}`;
     const open = document.createElement('button');
     open.type = 'button';
     open.textContent = g.id === ctx.game()?.id ? t('current') : t('openGame');

@@ -8,6 +8,22 @@ import { markSymbol } from './review.js';
 import { browsePath, glyphSign } from './study.js';
 import { $ } from './dom.js';
 
+/** An ECCO opening as the page names it: the code, then the Chinese names, or the English
+ * ones on the English page. */
+export function openingText(opening) {
+  const chinese = [opening.opening, opening.variation].filter(Boolean).join(' ');
+  return `${opening.code} ${language() === 'zh' ? chinese : opening.english}`;
+}
+
+/** The line above the move list: the game's opening. */
+function renderOpening(game) {
+  const line = $('game-opening');
+  line.hidden = !game.opening;
+  if (!game.opening) return;
+  line.textContent = openingText(game.opening);
+  line.title = language() === 'zh' ? game.opening.english : [game.opening.opening, game.opening.variation].filter(Boolean).join(' ');
+}
+
 /** A move's text in the notation chosen. */
 function moveText(m) {
   return m[app.notation] || m.chinese;
@@ -87,6 +103,7 @@ export function renderMoves() {
   if (list.dataset.key !== key) {
     list.dataset.key = key;
     list.replaceChildren(...items(game));
+    renderOpening(game);
   }
   markShown(list);
   scrollToCurrent(list);

@@ -6,7 +6,7 @@ import { parseFen } from './fen.js';
 import { t, endReason, outcomeTitle } from './i18n.js';
 import { renderReview } from './review.js';
 import { renderBook } from './book.js';
-import { renderMoves } from './movelist.js';
+import { renderMoves, openingText } from './movelist.js';
 import { renderStudyTools, ensureLegal, nextPath, edit } from './study.js';
 import { $ } from './dom.js';
 
@@ -53,6 +53,9 @@ export function render(animate = null) {
     label: ply > 0 ? moveLabel(ply) : '',
     move: ply > 0 ? game.moves[ply - 1][app.notation] || game.moves[ply - 1].chinese : '',
   }, (p) => browse(p));
+  // The review names the opening too.
+  $('review-opening').hidden = !game.opening || !game.review;
+  if (game.opening) $('review-opening').textContent = openingText(game.opening);
   $('save-pgn').href = `/api/games/${game.id}/pgn?notation=${app.notation}`;
   $('save-pgn').setAttribute('download', `xiangqi-${game.id}.pgn`);
 }

@@ -275,3 +275,44 @@ async fn in_a_game_against_the_computer_the_main_line_is_the_game() {
     assert_eq!(b["moves"][0]["variations"][0][0]["iccs"], "h2e2");
     assert_eq!(b["moves"][0]["variations"][0].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_are_named_by_their_opening_and_a_files_code_stays() {
+    let t = Test::new();
+    // The horse opening, then the edge cannon after Black's seventh pawn.
+    let game = import(&t, "1. h0g2 g6g5 2. h2i2 h9g7 *\n").await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(game["opening"]["code"], "A42", "{game}");
+    assert_eq!(game["opening"]["opening"], "起马转边炮对进７卒");
+    assert_eq!(game["opening"]["from_file"], false);
+    let (_, list) = t.call("GET", "/api/games", None).await;
+    assert_eq!(list[0]["opening"]["code"], "A42", "{list}");
+    let (_, pgn) = t
+        .raw("GET", &format!("/api/games/{id}/pgn"), "text/plain", vec![])
+        .await;
+    let pgn = String::from_utf8(pgn).unwrap();
+    assert!(pgn.contains("[ECCO \"A42\"]"), "{pgn}");
+    // A file's own code stays, even where ours differs, through a save and a restart.
+    let game = import(
+        &t,
+        "[ECCO \"A40\"]\n\n1. h0g2 g6g5 2. h2i2 h9g7 3. a0a1 *\n",
+    )
+    .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(game["opening"]["code"], "A40", "{game}");
+    assert_eq!(game["opening"]["from_file"], true);
+    // A code this program wrote is its own classification: it follows the game on.
+    let ours = t.new_game(json!({"human": "both"})).await;
+    let own = ours["id"].as_str().unwrap().to_owned();
+    for m in ["h0g2", "g6g5"] {
+        let (s, b) = t.play(&own, m).await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+    }
+    let t = t.restart();
+    let (_, game) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(game["opening"]["code"], "A40", "{game}");
+    let (_, game) = t.call("GET", &format!("/api/games/{own}"), None).await;
+    assert_eq!(game["opening"]["code"], "A41", "{game}");
+    let (_, game) = t.play(&own, "h2i2").await;
+    assert_eq!(game["opening"]["code"], "A42", "{game}");
+}
