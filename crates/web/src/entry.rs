@@ -7,7 +7,8 @@
 //! ties the two together: a job works on one version of the game, so a change that makes a new
 //! version stops the running job and forgets the reports of the old one.
 
-use super::game::{Notice, Refusal, Snapshot, StudyEdit, WebGame};
+use super::game::study::StudyEdit;
+use super::game::{Notice, Refusal, Snapshot, WebGame};
 use super::job::{Job, JobKind};
 use super::report::{Analysis, MAX_ANALYSIS_LINES};
 use super::review::{Review, ReviewDepth};

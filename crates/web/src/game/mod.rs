@@ -10,8 +10,7 @@
 
 mod end;
 mod moves;
-mod study;
-pub use study::StudyEdit;
+pub mod study;
 mod time;
 pub mod tree;
 
