@@ -25,6 +25,34 @@ async fn server_game(page: &Page) -> Result<Value> {
         .await?)
 }
 
+/// Loads `text` as a file through the page's Load PGN button.
+async fn load(page: &Page, name: &str, text: &str) -> Result<()> {
+    let file = page.shots.join(name);
+    std::fs::write(&file, text)?;
+    page.client
+        .find(fantoccini::Locator::Css("#pgn-file"))
+        .await?
+        .send_keys(&file.display().to_string())
+        .await?;
+    Ok(())
+}
+
+/// Plays `mv` on the position shown (once the page knows its legal moves) and waits for the
+/// move list to show the move at `path`.
+async fn play_shown(page: &Page, mv: &str, path: &str) -> Result<()> {
+    page.until(
+        "the legal moves of the position shown",
+        "document.body.dataset.legalFen === document.body.dataset.shownFen",
+    )
+    .await?;
+    page.play(mv).await?;
+    page.until(
+        &format!("the move at {path} shown"),
+        &format!("document.querySelector('#moves .vmv.current')?.dataset.path === '{path}'"),
+    )
+    .await
+}
+
 /// The path of the variation move marked as shown, or null.
 const SHOWN_PATH: &str =
     "return document.querySelector('#moves .vmv.current')?.dataset.path ?? null;";
@@ -35,13 +63,7 @@ browser_test! {
     /// variation is promoted into the main line of a study board.
     fn a_record_is_studied_with_its_variations_and_comments(page) {
         let before = page.game_id().await?;
-        let file = page.shots.join("study.pgn");
-        std::fs::write(&file, ANNOTATED)?;
-        page.client
-            .find(fantoccini::Locator::Css("#pgn-file"))
-            .await?
-            .send_keys(&file.display().to_string())
-            .await?;
+        load(page, "study.pgn", ANNOTATED).await?;
         page.until(
             "the record with its comments and variation",
             &format!(
@@ -63,30 +85,10 @@ browser_test! {
         // variation: the elephant on e2 stands only in the variation's position.
         page.click("#moves .vmv[data-path='0,0,1']").await?;
         expect("the move shown", page.js(SHOWN_PATH).await?, json!("0,0,1"))?;
-        page.until(
-            "the legal moves of the position shown",
-            "document.body.dataset.legalFen === document.body.dataset.shownFen",
-        )
-        .await?;
-        page.play("e2c4").await?;
-        page.until(
-            "the variation's new move shown",
-            "document.querySelector('#moves .vmv.current')?.dataset.path === '0,0,2'",
-        )
-        .await?;
+        play_shown(page, "e2c4", "0,0,2").await?;
         // A move on the start position makes a second variation of the first move.
         page.click("#first").await?;
-        page.until(
-            "the legal moves of the start",
-            "document.body.dataset.legalFen === document.body.dataset.shownFen",
-        )
-        .await?;
-        page.play("b2e2").await?;
-        page.until(
-            "the new variation",
-            "document.querySelector('#moves .vmv.current')?.dataset.path === '0,1,0'",
-        )
-        .await?;
+        play_shown(page, "b2e2", "0,1,0").await?;
         // A comment and a glyph on it.
         page.type_into("#comment", "The left cannon.").await?;
         page.click("#glyphs button[data-nag='5']").await?;
@@ -126,17 +128,9 @@ browser_test! {
     /// better line as a variation.
     fn a_review_is_kept_in_the_game_as_glyphs_and_variations(page) {
         let before = page.game_id().await?;
-        let file = page.shots.join("blunder.pgn");
         // Red steps the general up when the chariot could mate; Black takes the chariot.
-        std::fs::write(
-            &file,
-            "[FEN \"3k5/9/9/9/r8/R8/9/9/9/4K4 w - - 0 1\"]\n\n1. e0e1 a5a4 *\n",
-        )?;
-        page.client
-            .find(fantoccini::Locator::Css("#pgn-file"))
-            .await?
-            .send_keys(&file.display().to_string())
-            .await?;
+        let text = "[FEN \"3k5/9/9/9/r8/R8/9/9/9/4K4 w - - 0 1\"]\n\n1. e0e1 a5a4 *\n";
+        load(page, "blunder.pgn", text).await?;
         page.until(
             "the loaded game",
             &format!("document.body.dataset.gameId !== '{before}' && document.querySelectorAll('#moves > li[data-ply]').length === 2"),
