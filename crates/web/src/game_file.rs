@@ -328,8 +328,9 @@ pub fn from_record(
     for _ in 0..undone.min(game.len()) {
         game.undo();
     }
+    // An old file's Redo tag is a stack (the next move last); the line holds them in order.
     let redo = parse_redo(&game, record.tag("Redo").unwrap_or(""));
-    line.extend(redo.into_iter().map(RecordMove::new));
+    line.extend(redo.into_iter().rev().map(RecordMove::new));
     let side = game.position().side_to_move();
     let human = match origin {
         Origin::Saved => human
@@ -461,7 +462,37 @@ pub fn import_hash(game: &WebGame) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::fingerprint;
+    use super::{fingerprint, from_record, to_record, Origin};
+    use std::time::Instant;
+    use xiangqi::pgn::{read_pgn, NotationCodec};
+    use xiangqi::Notation;
+
+    #[test]
+    fn moves_taken_back_load_from_old_and_new_files() {
+        let read = |text: &str| {
+            let record = &read_pgn(text.as_bytes(), &NotationCodec(Notation::IccsPgn)).unwrap()[0];
+            from_record("t".into(), record, Origin::Saved, None, Instant::now())
+        };
+        // Files of earlier versions listed them in a Redo tag, the next one to replay last.
+        let old = read("[Human \"both\"]\n[Redo \"h0g2 h9g7\"]\n\n1. h2e2 *\n");
+        assert_eq!((old.rules().len(), old.redo_len()), (1, 2));
+        assert_eq!(old.record().line[1].mv.to_string(), "h9g7");
+        // Now they stay in the main line, counted by Undone, with what was written on them.
+        let new = read("[Human \"both\"]\n[Undone \"2\"]\n\n1. h2e2 h9g7 {kept} 2. h0g2 *\n");
+        assert_eq!((new.rules().len(), new.redo_len()), (1, 2));
+        assert_eq!(new.record().line[1].comment.as_deref(), Some("kept"));
+        let saved = to_record(&new, Instant::now());
+        assert_eq!(saved.tag("Undone"), Some("2"));
+        assert_eq!(saved.moves.len(), 3);
+        // Redo replays them from the line.
+        let mut again = new;
+        again.redo(Instant::now()).unwrap();
+        assert_eq!(
+            again.rules().len(),
+            2,
+            "one ply on a board where the person plays both"
+        );
+    }
 
     #[test]
     fn fingerprints_are_fnv1a() {
