@@ -4,8 +4,8 @@
 //! Each code is defined by a line of moves from the start position (`definitions.tsv` beside
 //! this file: the system's names, each with a line its definition classifies as that code). A
 //! game gets the code of the most specific definition (the one with the most moves) it opens
-//! with: Red's first moves are the definition's Red moves and Black's first moves its Black
-//! moves, each side's first move the same and the others in any order, so transpositions
+//! with: Red's first moves are the definition's Red moves (the first one first, the others in
+//! any order) and Black's first moves its Black moves (in any order), so transpositions
 //! count. A game counts as its left–right mirror too (炮八平五 opens as 炮二平五 does). A game
 //! that plays a family's moves but none of its variations' gets the family's own code: the
 //! system's "(其他)", the others.
@@ -116,15 +116,18 @@ fn mirrored(m: Move) -> Move {
     Move::new(m.from().flip_file(), m.to().flip_file())
 }
 
-/// Whether one side's first moves `played` open as a definition's `wanted` do: the same first
-/// move, and the others the same moves in any order (so that transpositions count). Measured
-/// on the games of `docs/OPENINGS.md`, this agrees with the codes game collections give far
-/// more often than allowing other moves between, or than asking for the same order.
-fn opens_with(wanted: &[Move], played: &[Move]) -> bool {
+/// Whether one side's first moves `played` open as a definition's `wanted` do: the same moves
+/// in any order (so that transpositions count), the first one first where `first_fixed` (Red's
+/// first move names the family: 炮二平五 then 兵三进一 is not 兵三进一 then 炮二平五; Black's
+/// defences are the same whichever horse comes out first). Measured on the games of
+/// `docs/OPENINGS.md`, this agrees with the codes game collections give far more often than
+/// allowing other moves between, or than asking for the same order.
+fn opens_with(wanted: &[Move], played: &[Move], first_fixed: bool) -> bool {
     let Some(opening) = played.get(..wanted.len()) else {
         return false;
     };
-    opening.first() == wanted.first() && wanted.iter().all(|m| opening.contains(m))
+    (!first_fixed || opening.first() == wanted.first())
+        && wanted.iter().all(|m| opening.contains(m))
 }
 
 /// Every code of the system, in order.
@@ -161,8 +164,9 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<&'static Opening> {
     let black_mirrored: Vec<Move> = black.iter().copied().map(mirrored).collect();
     let mut best: Option<&'static Opening> = None;
     for d in table() {
-        let opens = (opens_with(&d.red, &red) && opens_with(&d.black, &black))
-            || (opens_with(&d.red, &red_mirrored) && opens_with(&d.black, &black_mirrored));
+        let opens = (opens_with(&d.red, &red, true) && opens_with(&d.black, &black, false))
+            || (opens_with(&d.red, &red_mirrored, true)
+                && opens_with(&d.black, &black_mirrored, false));
         if opens && best.is_none_or(|b| d.opening.plies > b.plies) {
             best = Some(&d.opening);
         }

@@ -132,7 +132,7 @@ fn the_codes_of_real_games_mostly_agree() {
             agree.push(theirs);
         }
     }
-    // Measured: the six below agree; ccgc2006-05 (C93) and -06 (C16) get the code of the
-    // shorter line they share with a definition (docs/OPENINGS.md).
+    // Measured: the six below agree; ccgc2006-05 (C93) and -06 (C16) get the code of a
+    // shorter line, as their lines name a move these games do not play (docs/OPENINGS.md).
     assert_eq!(agree, ["C48", "E11", "A02", "E01", "A42", "C46"]);
 }
