@@ -264,6 +264,21 @@ impl Page {
         Ok(())
     }
 
+    /// A screenshot for the README: written to `docs/screenshots/` only when
+    /// `XIANGQI_SCREENSHOTS` is set (as the main scenario's are).
+    async fn readme_shot(&self, name: &str) -> Result<()> {
+        if std::env::var_os("XIANGQI_SCREENSHOTS").is_some() {
+            self.until(
+                "the notice to go",
+                "document.querySelector('#notice').hidden",
+            )
+            .await?;
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+            std::fs::write(dir.join(name), self.client.screenshot().await?)?;
+        }
+        Ok(())
+    }
+
     /// A screenshot for looking at, written only when `XIANGQI_DEBUG_SHOTS` names a folder.
     async fn debug_shot(&self, name: &str) -> Result<()> {
         if let Some(dir) = std::env::var_os("XIANGQI_DEBUG_SHOTS") {

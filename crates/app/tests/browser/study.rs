@@ -104,7 +104,7 @@ browser_test! {
             json!("The left cannon."),
         )?;
         expect("the glyph kept", game["moves"][0]["variations"][1][0]["nags"].clone(), json!([5]))?;
-        page.debug_shot("study-variations.png").await?;
+        page.readme_shot("study.png").await?;
         // Promoting it: the main line starts with the left cannon, the old one a variation.
         page.click("#var-promote").await?;
         page.until(
