@@ -351,8 +351,14 @@ impl Engine {
     /// allows and that does not repeat a position of the game.
     fn book_move(&mut self, request: &SearchRequest) -> Option<SearchResult> {
         let limits = &request.limits;
-        // Analysis wants the engine's own view, and a ponder search is answered by a search.
-        if !self.options.own_book || request.ponder || limits.infinite || limits.mate.is_some() {
+        // Analysis wants the engine's own view (several lines asked for are analysis too: a
+        // book move is one line), and a ponder search is answered by a search.
+        if !self.options.own_book
+            || self.options.multipv > 1
+            || request.ponder
+            || limits.infinite
+            || limits.mate.is_some()
+        {
             return None;
         }
         let book = self.book.as_ref()?;

@@ -112,6 +112,33 @@ fn with_the_book_off_the_engine_searches() {
 }
 
 #[test]
+fn several_lines_asked_for_are_searched_not_taken_from_the_book() {
+    // A GUI that asks for three lines wants three of the engine's own: a book move is one.
+    let mut e = engine(true, 1);
+    e.set_multipv(3);
+    let infos = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&infos);
+    let result = e.search(
+        SearchRequest::new(Position::startpos(), depth(4)),
+        move |i| sink.lock().unwrap().push(i.clone()),
+    );
+    assert!(!result.from_book);
+    assert_eq!(result.depth, 4);
+    let lines: std::collections::BTreeSet<usize> = infos
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|i| i.depth == 4)
+        .map(|i| i.multipv)
+        .collect();
+    assert_eq!(lines, [1, 2, 3].into_iter().collect());
+    // Back to one line, the book answers again.
+    e.set_multipv(1);
+    let result = e.search(SearchRequest::new(Position::startpos(), depth(4)), |_| {});
+    assert!(result.from_book);
+}
+
+#[test]
 fn analysis_and_restricted_searches_do_not_use_the_book_blindly() {
     let start = Position::startpos();
     let moves = book_moves(&start);
