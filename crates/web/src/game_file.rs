@@ -197,13 +197,16 @@ pub fn opening(game: &WebGame) -> Option<GameOpening> {
     })
 }
 
-/// Whether a record's ECCO tags are the classification of its own main line (written by this
-/// program, or agreeing with it): those are recomputed from the moves, not kept as the file's.
+/// Whether a record's ECCO tags are word for word the classification of its own main line
+/// (written by this program, or the same as it would write): those are recomputed from the
+/// moves, not kept as the file's. Tags that differ in anything are the file's and stay.
 fn ecco_tags_are_computed(record: &GameRecord) -> bool {
-    let computed = xiangqi::ecco::classify_record(record).map(|o| o.code);
-    record
-        .tag("ECCO")
-        .is_some_and(|code| Some(code) == computed)
+    let Some(ours) = xiangqi::ecco::classify_record(record) else {
+        return false;
+    };
+    record.tag("ECCO") == Some(ours.code)
+        && record.tag("Opening") == Some(ours.opening)
+        && record.tag("Variation").unwrap_or("") == ours.variation
 }
 
 fn write_clock(record: &mut GameRecord, clock: &Clock, game: &WebGame, now: Instant) {

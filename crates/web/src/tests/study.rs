@@ -56,12 +56,9 @@ fn annotated_records_load_and_save_unchanged() {
     let record = &records[0];
     assert_eq!(record.moves[0].variations.len(), 1);
     assert_round_trip("the annotated sample", record);
-    for name in [
-        "sample-from-xqf.pgn",
-        "ccgc2006-01.pgn",
-        "ccgc2006-05.pgn",
-        "sample.xqf",
-    ] {
+    let mut names: Vec<String> = (1..=8).map(|n| format!("ccgc2006-0{n}.pgn")).collect();
+    names.extend(["sample-from-xqf.pgn".into(), "sample.xqf".into()]);
+    for name in &names {
         let Some(bytes) = shared_file(name) else {
             eprintln!(
                 "note: ../shared/testdata is absent; the real files' round trip is not tested"
@@ -315,4 +312,19 @@ async fn games_are_named_by_their_opening_and_a_files_code_stays() {
     assert_eq!(game["opening"]["code"], "A41", "{game}");
     let (_, game) = t.play(&own, "h2i2").await;
     assert_eq!(game["opening"]["code"], "A42", "{game}");
+}
+
+#[test]
+fn a_files_own_opening_tags_are_kept_word_for_word() {
+    let text = "[ECCO \"A42\"]\n[Opening \"起馬轉邊炮對進７卒\"]\n\n1. h0g2 g6g5 2. h2i2 h9g7 *\n";
+    let record = &read_pgn(text.as_bytes(), &NotationCodec(Notation::Chinese)).unwrap()[0];
+    let now = Instant::now();
+    let game = from_record("t".into(), record, Origin::Imported, None, now);
+    let saved = to_record(&game, now);
+    assert_eq!(
+        saved.tag("Opening"),
+        Some("起馬轉邊炮對進７卒"),
+        "the file's spelling stays"
+    );
+    assert_eq!(saved.tag("ECCO"), Some("A42"));
 }
