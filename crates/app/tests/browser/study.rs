@@ -97,7 +97,20 @@ browser_test! {
             "/!\\?$/.test(document.querySelector('#moves .vmv.current').textContent)",
         )
         .await?;
+        // A variation's first move also has a comment before it.
+        page.type_into("#comment-before", "Or the other cannon:").await?;
+        page.click("#status").await?;
+        page.until(
+            "the comment before the variation",
+            "/Or the other cannon:/.test(document.querySelector('#moves').textContent)",
+        )
+        .await?;
         let game = server_game(page).await?;
+        expect(
+            "the comment before kept",
+            game["moves"][0]["variations"][1][0]["before"].clone(),
+            json!("Or the other cannon:"),
+        )?;
         expect(
             "the comment kept",
             game["moves"][0]["variations"][1][0]["comment"].clone(),

@@ -31,6 +31,9 @@ export function setupStudy(given) {
   $('comment').addEventListener('change', () => {
     edit({ op: 'comment', at: shownPath(), text: $('comment').value });
   });
+  $('comment-before').addEventListener('change', () => {
+    edit({ op: 'comment', at: shownPath(), text: $('comment-before').value, before: true });
+  });
   $('var-promote').addEventListener('click', () => edit({ op: 'promote', at: shownPath() }));
   $('var-up').addEventListener('click', () => edit({ op: 'up', at: shownPath() }));
   $('var-delete').addEventListener('click', () => edit({ op: 'delete', at: shownPath() }));
@@ -147,6 +150,11 @@ export function renderStudyTools() {
   if (document.activeElement !== comment) {
     comment.value = (path.length ? move?.comment : game.initial_comment) || '';
   }
+  // A variation's first move has a comment before it too (no move comes before it in its line).
+  const before = $('comment-before');
+  before.hidden = !(path.length >= 3 && path[path.length - 1] === 0);
+  before.placeholder = t('commentBeforeHint');
+  if (!before.hidden && document.activeElement !== before) before.value = move?.before || '';
   const nags = move?.nags || [];
   for (const button of document.querySelectorAll('#glyphs button[data-nag]')) {
     button.disabled = !move;
