@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 30] = [
+const FILES: [(&str, &str, &str); 31] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -25,6 +25,11 @@ const FILES: [(&str, &str, &str); 30] = [
     ("js/keyboard.js", JS, include_str!("../page/js/keyboard.js")),
     ("js/api.js", JS, include_str!("../page/js/api.js")),
     ("js/board.js", JS, include_str!("../page/js/board.js")),
+    (
+        "js/glyph-paths.js",
+        JS,
+        include_str!("../page/js/glyph-paths.js"),
+    ),
     ("js/fen.js", JS, include_str!("../page/js/fen.js")),
     ("js/i18n.js", JS, include_str!("../page/js/i18n.js")),
     ("js/sound.js", JS, include_str!("../page/js/sound.js")),

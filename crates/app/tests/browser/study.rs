@@ -63,6 +63,13 @@ browser_test! {
     /// variation is promoted into the main line of a study board.
     fn a_record_is_studied_with_its_variations_and_comments(page) {
         let before = page.game_id().await?;
+        // The board's characters are outlines shipped with the page, not text in a font.
+        expect(
+            "the board's glyphs",
+            page.js("return [document.querySelectorAll('#board .piece path.glyph').length, \
+                     document.querySelectorAll('#board svg text').length];").await?,
+            json!([32, 0]),
+        )?;
         load(page, "study.pgn", ANNOTATED).await?;
         page.until(
             "the record with its comments and variation",

@@ -5,6 +5,7 @@
 
 import { squareName, squareCoords, allSquares, isRed } from './fen.js';
 import { svg as el } from './dom.js';
+import { GLYPH_PATHS } from './glyph-paths.js';
 
 const CELL = 100;
 const MARGIN = 104;
@@ -16,6 +17,23 @@ export const GLYPHS = {
   K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
   k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
 };
+
+/**
+ * Draws `char` centred at (`x`, `y`) in `parent` with `className`: its outline, shipped with the
+ * page, so that it reads the same on a machine without a Chinese font (text otherwise).
+ */
+function drawChar(parent, char, x, y, className) {
+  const d = GLYPH_PATHS[char];
+  if (!d) {
+    const text = el('text', { x, y, class: className }, parent);
+    text.textContent = char;
+    return text;
+  }
+  const path = el('path', { d, class: className }, parent);
+  if (x || y) path.setAttribute('transform', `translate(${x} ${y})`);
+  path.dataset.char = char;
+  return path;
+}
 
 const RED_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
 const BLACK_FILES = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -132,17 +150,19 @@ export class Board {
     for (const c of [0, 2, 4, 6, 8]) marks.push([c, 3], [c, 6]);
     for (const [c, r] of marks) this.pointMark(g, X(c), Y(r), c);
     const riverY = Y(4.5);
-    const left = el('text', { x: X(2), y: riverY, class: 'river' }, g);
-    left.textContent = '楚 河';
-    const right = el('text', { x: X(6), y: riverY, class: 'river' }, g);
-    right.textContent = '漢 界';
+    // 楚河 and 漢界, each pair spread about the middle of its half of the river.
+    const spread = 62;
+    for (const [col, [first, second]] of [[2, '楚河'], [6, '漢界']]) {
+      drawChar(g, first, X(col) - spread, riverY, 'river');
+      drawChar(g, second, X(col) + spread, riverY, 'river');
+    }
     // File numbers: Red counts 九…一 from its left, Black １…９ from Red's left.
     for (let file = 0; file < 9; file++) {
       const col = this.flipped ? 8 - file : file;
       const redY = this.flipped ? Y(0) - 74 : Y(9) + 74;
       const blackY = this.flipped ? Y(9) + 74 : Y(0) - 74;
-      el('text', { x: X(col), y: redY, class: 'file-label' }, g).textContent = RED_FILES[file];
-      el('text', { x: X(col), y: blackY, class: 'file-label' }, g).textContent = BLACK_FILES[file];
+      drawChar(g, RED_FILES[file], X(col), redY, 'file-label');
+      drawChar(g, BLACK_FILES[file], X(col), blackY, 'file-label');
     }
     for (const [sq, rect] of this.hits) {
       const { x, y } = this.xy(sq);
@@ -181,8 +201,7 @@ export class Board {
     el('circle', { r: 45, cy: 3, fill: `url(#${p}-edge)` }, g);
     el('circle', { r: 42, fill: `url(#${p}-face)`, class: 'face' }, g);
     el('circle', { r: 35, class: 'ring' }, g);
-    const text = el('text', { class: 'glyph', y: 1 }, g);
-    text.textContent = GLYPHS[letter] || '?';
+    drawChar(g, GLYPHS[letter] || '?', 0, 1, 'glyph');
     return g;
   }
 
