@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 31] = [
+const FILES: [(&str, &str, &str); 32] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -30,6 +30,7 @@ const FILES: [(&str, &str, &str); 31] = [
         JS,
         include_str!("../page/js/glyph-paths.js"),
     ),
+    ("js/glyphs.js", JS, include_str!("../page/js/glyphs.js")),
     ("js/fen.js", JS, include_str!("../page/js/fen.js")),
     ("js/i18n.js", JS, include_str!("../page/js/i18n.js")),
     ("js/sound.js", JS, include_str!("../page/js/sound.js")),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes js/glyph-paths.js: the board's Chinese characters (the pieces, the file numbers and
 the river's words) as SVG outlines, so that the board reads the same on a machine without a
-Chinese font.
+Chinese font; and favicon.svg, the red general's piece, drawn the same way.
 
 The outlines come from LXGW WenKai (霞鹜文楷), a Kai font under the SIL Open Font License 1.1
 (fonts/OFL.txt): the pieces from its Bold face, the rest from its Regular face. Debian packages
@@ -64,6 +64,17 @@ def main():
     lines.append("};")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{out}: {out.stat().st_size} bytes")
+    general = outline(TTFont(folder / "LXGWWenKai-Bold.ttf"), "帥", 32)
+    icon = Path(__file__).resolve().parent.parent / "favicon.svg"
+    icon.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+        '<circle cx="32" cy="32" r="30" fill="#f3dcaa" stroke="#7a4a1c" stroke-width="3"/>'
+        '<circle cx="32" cy="32" r="24" fill="none" stroke="#b3261e" stroke-width="2"/>'
+        f'<path transform="translate(32 32)" fill="#b3261e" stroke="#b3261e" stroke-width="0.8" d="{general}"/>'
+        "</svg>\n",
+        encoding="utf-8",
+    )
+    print(f"{icon}: {icon.stat().st_size} bytes")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 
 import { squareName, squareCoords, allSquares, isRed } from './fen.js';
 import { svg as el } from './dom.js';
-import { GLYPH_PATHS } from './glyph-paths.js';
+import { drawChar } from './glyphs.js';
 
 const CELL = 100;
 const MARGIN = 104;
@@ -17,23 +17,6 @@ export const GLYPHS = {
   K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
   k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
 };
-
-/**
- * Draws `char` centred at (`x`, `y`) in `parent` with `className`: its outline, shipped with the
- * page, so that it reads the same on a machine without a Chinese font (text otherwise).
- */
-function drawChar(parent, char, x, y, className) {
-  const d = GLYPH_PATHS[char];
-  if (!d) {
-    const text = el('text', { x, y, class: className }, parent);
-    text.textContent = char;
-    return text;
-  }
-  const path = el('path', { d, class: className }, parent);
-  if (x || y) path.setAttribute('transform', `translate(${x} ${y})`);
-  path.dataset.char = char;
-  return path;
-}
 
 const RED_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
 const BLACK_FILES = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];

@@ -8,6 +8,7 @@ import { request } from './api.js';
 import { START_FEN, parseFen } from './fen.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
+import { drawLogos } from './glyphs.js';
 import { drawCharts } from './lab-chart.js';
 import { drawTree, setInfinite, showValue } from './lab-tree.js';
 
@@ -222,6 +223,7 @@ function fillAlgorithms() {
 
 function retranslate() {
   applyTexts();
+  drawLogos();
   $('lang').textContent = language() === 'zh' ? 'EN' : '中文';
   if (lab.run) drawRun();
 }

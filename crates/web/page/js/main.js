@@ -13,6 +13,7 @@ import { setupClock } from './clock.js';
 import { humanPlays } from './state.js';
 import { settings, session } from './settings.js';
 import { $ } from './dom.js';
+import { drawLogos } from './glyphs.js';
 
 app.board = new Board($('board'), {
   onTap: (sq) => tap(sq),
@@ -44,6 +45,7 @@ async function start() {
     || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
   document.documentElement.dataset.theme = theme;
   applyTexts();
+  drawLogos();
   updateToolButtons();
   setupControls();
   setupKeyboard();

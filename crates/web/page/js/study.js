@@ -146,7 +146,7 @@ export function renderStudyTools() {
   const path = shownPath();
   const move = shownMove();
   const comment = $('comment');
-  comment.placeholder = t('commentHint');
+  comment.placeholder = t(path.length ? 'commentHint' : 'commentStartHint');
   if (document.activeElement !== comment) {
     comment.value = (path.length ? move?.comment : game.initial_comment) || '';
   }
@@ -155,6 +155,8 @@ export function renderStudyTools() {
   before.hidden = !(path.length >= 3 && path[path.length - 1] === 0);
   before.placeholder = t('commentBeforeHint');
   if (!before.hidden && document.activeElement !== before) before.value = move?.before || '';
+  // Glyphs belong to moves: none at the start position.
+  $('glyphs').hidden = !move;
   const nags = move?.nags || [];
   for (const button of document.querySelectorAll('#glyphs button[data-nag]')) {
     button.disabled = !move;
