@@ -1,6 +1,7 @@
 //! Time management: how long to think about one move.
 //!
-//! A fixed `movetime` is used whole, less the move overhead. With a clock the engine aims for
+//! A fixed `movetime` is used whole, less the move overhead, of which a short move time keeps
+//! at most a fifth (at 20 ms a 30 ms overhead would leave the search nothing). With a clock the engine aims for
 //! an *optimum* (its share of the remaining time plus most of the increment) and never passes a
 //! *maximum* that leaves the move overhead and a safety margin on the clock, so it cannot lose
 //! on time. Under byo-yomi (读秒: once the main time is spent, every move must be made within a
@@ -8,6 +9,9 @@
 //! top of it.
 
 use std::time::{Duration, Instant};
+
+/// A fixed move time keeps at most this fraction of itself (1/N) for the move overhead.
+const MOVETIME_OVERHEAD_SHARE: u32 = 5;
 
 /// A side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,8 +121,9 @@ impl TimeManager {
             };
         }
         if let Some(movetime) = limits.movetime {
+            // The GUI gave the move this long: the overhead may take a fifth of it at most.
             let budget = movetime
-                .saturating_sub(overhead)
+                .saturating_sub(overhead.min(movetime / MOVETIME_OVERHEAD_SHARE))
                 .max(Duration::from_millis(1));
             // Time not used now cannot be saved for later moves: search until the budget is
             // spent (a last, unfinished iteration can still replace the best move).
@@ -259,6 +264,13 @@ mod tests {
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
         // No iteration is skipped to save time: all of it is for this move.
         assert!(tm.can_start_iteration(0.1));
+        // A short move time keeps four fifths of itself: 16 of 20 ms, not 1.
+        let short = Limits {
+            movetime: Some(Duration::from_millis(20)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&short, Duration::from_millis(30));
+        assert_eq!(tm.maximum(), Some(Duration::from_millis(16)));
     }
 
     #[test]
