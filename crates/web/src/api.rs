@@ -7,7 +7,7 @@
 //! | `GET /api/games` | the saved games, newest first |
 //! | `POST /api/games` | a new game: `{human, level, fen?, pgn?, clock?}` |
 //! | `POST /api/games/import?human=&level=` | a game from a PGN or XQF file (the same file: its game) |
-//! | `GET /api/games/{id}` | the game's state (restarts the computer's search after a restart) |
+//! | `GET /api/games/{id}?since=V.R` | the game's state (restarts the computer's search after a restart); with `since` the page's version and revision, the moves are left out while unchanged |
 //! | `DELETE /api/games/{id}` | forgets a game and its file |
 //! | `POST /api/games/{id}/retry` | after the computer's move could not be saved: try again |
 //! | `POST /api/games/{id}/move` | `{move, version?}`: plays the person's move |
@@ -515,7 +515,25 @@ async fn import_game(
     Ok((status, Json(view)))
 }
 
-async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
+/// `?since=VERSION.REVISION`: the state of the game the page already has.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GetQuery {
+    since: Option<String>,
+}
+
+async fn get_game(
+    State(state): Shared,
+    GameId(id): GameId,
+    query: Result<Query<GetQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let Query(query) = query?;
+    // A page that polls while the engine works already has the moves of the state it names:
+    // the answer leaves them out while they are the same (a long tree is most of the answer).
+    let since = query.since.as_deref().and_then(|text| {
+        let (version, revision) = text.split_once('.')?;
+        Some((version.parse().ok()?, revision.parse().ok()?))
+    });
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
@@ -523,7 +541,12 @@ async fn get_game(State(state): Shared, GameId(id): GameId) -> Result<Json<GameV
             return Err(ApiError::no_game(&id));
         }
         search::schedule(&state, &shared, &mut entry);
-        Ok(Json(view(&entry, Instant::now())))
+        let mut answer = view(&entry, Instant::now());
+        let game = entry.game();
+        if since == Some((game.version(), game.revision())) {
+            answer.leave_out_moves();
+        }
+        Ok(Json(answer))
     })
     .await
 }

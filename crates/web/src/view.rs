@@ -126,8 +126,12 @@ pub struct GameView {
     fen: String,
     turn: &'static str,
     in_check: bool,
-    moves: Vec<MoveView>,
+    /// The moves with their comments and variations; left out (with the first comment) when
+    /// the page said it has them ([`GameView::leave_out_moves`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveView>>,
     /// The comment before the first move.
+    #[serde(skip_serializing_if = "Option::is_none")]
     initial_comment: Option<String>,
     /// Names the state of the comments and variations (see [`WebGame::revision`]).
     revision: u64,
@@ -151,6 +155,15 @@ pub struct GameView {
     save_error: Option<SaveFailure>,
     created: u64,
     updated: u64,
+}
+
+impl GameView {
+    /// Leaves out the moves and the first comment, which the page has for this version and
+    /// revision.
+    pub fn leave_out_moves(&mut self) {
+        self.moves = None;
+        self.initial_comment = None;
+    }
 }
 
 /// The page's form of `ending`.
@@ -210,7 +223,7 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
         fen: pos.to_fen(),
         turn: pos.side_to_move().name(),
         in_check: pos.in_check(),
-        moves,
+        moves: Some(moves),
         initial_comment: game.record().initial_comment.clone(),
         revision: game.revision(),
         study_board: game.is_study_board(),

@@ -34,7 +34,9 @@ export const api = {
   list: () => request('GET', '/api/games'),
   create: (body) => request('POST', '/api/games', body),
   importPgn: (bytes, level) => request('POST', `/api/games/import?level=${level}`, bytes, 'application/octet-stream'),
-  get: (id) => request('GET', `/api/games/${id}`),
+  /** The game's state; with `since` (`version.revision` the page has), without the moves while
+   * they are unchanged. */
+  get: (id, since) => request('GET', `/api/games/${id}${since ? `?since=${since}` : ''}`),
   remove: (id) => request('DELETE', `/api/games/${id}`),
   move: (id, move, version) => request('POST', `/api/games/${id}/move`, { move, version }),
   action: (id, name) => request('POST', `/api/games/${id}/${name}`),

@@ -152,10 +152,24 @@ export function setGame(state, fresh = false) {
   schedulePoll();
 }
 
+/** The game's state now; while the engine works the page asks often, so the moves (a long tree
+ * is most of the answer) come only when they changed. */
+async function fetchState(id) {
+  const known = app.game;
+  const state = await api.get(id, known?.id === id ? `${known.version}.${known.revision}` : undefined);
+  if (state.moves !== undefined) return state;
+  const now = app.game;
+  if (now?.id === id && now.version === state.version && now.revision === state.revision) {
+    return { ...state, moves: now.moves, initial_comment: now.initial_comment };
+  }
+  // The page moved on while the answer came: the whole state.
+  return api.get(id);
+}
+
 export async function refresh() {
   if (!app.game) return;
   try {
-    setGame(await api.get(app.game.id));
+    setGame(await fetchState(app.game.id));
   } catch (e) {
     notice(reasonText(e.code, e.message), 'error');
     // The server may be restarting: try again a little later.

@@ -328,3 +328,41 @@ fn a_files_own_opening_tags_are_kept_word_for_word() {
     );
     assert_eq!(saved.tag("ECCO"), Some("A42"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_poll_that_has_the_moves_gets_the_state_without_them() {
+    let t = Test::new();
+    let game = import(&t, ANNOTATED).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let since = format!("{}.{}", game["version"], game["revision"]);
+    let (s, same) = t
+        .call("GET", &format!("/api/games/{id}?since={since}"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{same}");
+    assert!(
+        same.get("moves").is_none() && same.get("initial_comment").is_none(),
+        "{same}"
+    );
+    assert_eq!(same["version"], game["version"]);
+    // After an edit the revision moved on: the moves come again, the new comment with them.
+    edit_ok(
+        &t,
+        &id,
+        json!({"op": "comment", "at": [1], "text": "Noted."}),
+    )
+    .await;
+    let (_, changed) = t
+        .call("GET", &format!("/api/games/{id}?since={since}"), None)
+        .await;
+    assert_eq!(changed["moves"][1]["comment"], "Noted.", "{changed}");
+    assert_eq!(changed["initial_comment"], "The central cannon.");
+    // A since that is not VERSION.REVISION is no match; an unknown parameter is refused.
+    let (_, odd) = t
+        .call("GET", &format!("/api/games/{id}?since=soon"), None)
+        .await;
+    assert!(odd["moves"].is_array(), "{odd}");
+    let (s, _) = t
+        .call("GET", &format!("/api/games/{id}?until=1"), None)
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
