@@ -2,6 +2,7 @@
 // server (which says why an impossible position is impossible), then play or analyse it.
 
 import { Board, GLYPHS } from './board.js';
+import { charIcon } from './glyphs.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
 import { ClockChoice } from './clock-choice.js';
@@ -30,7 +31,8 @@ export class Editor {
       b.type = 'button';
       b.dataset.tool = letter;
       b.className = letter ? (letter === letter.toUpperCase() ? 'tool red' : 'tool black') : 'tool eraser';
-      b.textContent = letter ? GLYPHS[letter] : '✕';
+      // The piece's character from the outlines shipped with the page, like the board's.
+      b.replaceChildren((letter && charIcon(GLYPHS[letter], 26)) || (letter ? GLYPHS[letter] : '✕'));
       b.title = letter || 'erase';
       b.addEventListener('click', () => this.pick(letter));
       palette.appendChild(b);

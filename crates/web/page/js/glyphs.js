@@ -21,14 +21,20 @@ export function drawChar(parent, char, x, y, className) {
   return path;
 }
 
+/** `char` as a small inline SVG of `size` pixels in the text's colour, or `null` where the page
+ * ships no outline of it. */
+export function charIcon(char, size) {
+  const d = GLYPH_PATHS[char];
+  if (!d) return null;
+  const icon = el('svg', { viewBox: '-30 -30 60 60', width: size, height: size, 'aria-hidden': 'true' });
+  el('path', { d, fill: 'currentColor', stroke: 'currentColor', 'stroke-width': 1.2 }, icon);
+  return icon;
+}
+
 /** Replaces the character in each `.logo` with its outline. */
 export function drawLogos(root = document) {
   for (const logo of root.querySelectorAll('.logo')) {
-    const char = logo.textContent.trim();
-    const d = GLYPH_PATHS[char];
-    if (!d) continue;
-    const icon = el('svg', { viewBox: '-30 -30 60 60', width: 24, height: 24, 'aria-hidden': 'true' });
-    el('path', { d, fill: 'currentColor', stroke: 'currentColor', 'stroke-width': 1.2 }, icon);
-    logo.replaceChildren(icon);
+    const icon = charIcon(logo.textContent.trim(), 24);
+    if (icon) logo.replaceChildren(icon);
   }
 }
