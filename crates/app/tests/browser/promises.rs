@@ -8,7 +8,7 @@ use fantoccini::Locator;
 use serde_json::{json, Value};
 
 /// The game the page shows, as the server has it.
-async fn shown_game(page: &Page) -> Result<Value> {
+pub(super) async fn shown_game(page: &Page) -> Result<Value> {
     let id = page.game_id().await?;
     game_by_id(page, &id).await
 }

@@ -2,28 +2,14 @@
 //! move can be shown, a move on an earlier position makes a variation, and comments, glyphs
 //! and promotions are edited on the page and kept by the server.
 
+use super::promises::shown_game;
 use super::{expect, Page};
 use anyhow::Result;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// A record with a comment before the first move, a comment after it and a variation.
 const ANNOTATED: &str = "[Event \"Study\"]\n\n{The central cannon.}\n\
 1. h2e2 {Red takes the centre.} (1. g0e2 c6c5) 1... h9g7 2. h0g2 *\n";
-
-/// The game the page shows, as the server has it.
-async fn server_game(page: &Page) -> Result<Value> {
-    let id = page.game_id().await?;
-    Ok(page
-        .client
-        .execute_async(
-            &format!(
-                "const done = arguments[arguments.length - 1];
-                 fetch('/api/games/{id}').then(r => r.json()).then(done, e => done(null));"
-            ),
-            vec![],
-        )
-        .await?)
-}
 
 /// Loads `text` as a file through the page's Load PGN button.
 async fn load(page: &Page, name: &str, text: &str) -> Result<()> {
@@ -112,7 +98,7 @@ browser_test! {
             "/Or the other cannon:/.test(document.querySelector('#moves').textContent)",
         )
         .await?;
-        let game = server_game(page).await?;
+        let game = shown_game(page).await?;
         expect(
             "the comment before kept",
             game["moves"][0]["variations"][1][0]["before"].clone(),
@@ -132,7 +118,7 @@ browser_test! {
             "document.querySelector('#moves > li[data-ply=\"1\"].current .mv')?.textContent === '炮八平五'",
         )
         .await?;
-        let game = server_game(page).await?;
+        let game = shown_game(page).await?;
         expect("the main line's first move", game["moves"][0]["iccs"].clone(), json!("b2e2"))?;
         expect(
             "the old main line, a variation now",

@@ -14,7 +14,7 @@ use xiangqi::pgn::normalize_comment;
 use xiangqi::{Game, Move};
 
 /// The longest comment, in characters: a page of text.
-pub const MAX_COMMENT_CHARS: usize = 10_000;
+const MAX_COMMENT_CHARS: usize = 10_000;
 
 /// The most glyphs one move may carry.
 const MAX_GLYPHS: usize = 8;
@@ -40,6 +40,13 @@ pub enum StudyEdit {
     },
     /// Sets the glyphs of the move at `at`.
     Glyphs { at: Vec<usize>, nags: Vec<u8> },
+}
+
+/// Where a line played into the tree went: its first and last moves, and whether it added any.
+struct AddedLine {
+    first: Option<Vec<usize>>,
+    last: Vec<usize>,
+    changed: bool,
 }
 
 impl From<TreeError> for Refusal {
@@ -145,33 +152,20 @@ impl WebGame {
         let mut kept = 0;
         for mark in marks {
             let at = [mark.ply];
-            let Some(mut pos) =
-                tree::position_after(self.rec.game.start(), &self.rec.line, &tree::previous(&at))
-            else {
+            if tree::node(&self.rec.line, &at).is_none() {
                 continue;
-            };
-            let Some(node) = tree::node_mut(&mut self.rec.line, &at) else {
-                continue;
-            };
-            node.nags.retain(|n| !(1..=6).contains(n));
-            node.nags.insert(0, mark.glyph);
-            let mut path = tree::previous(&at);
-            let mut first = None;
-            for &m in &mark.line {
-                if !pos.is_legal(m) {
-                    break;
-                }
-                match tree::play_after(&mut self.rec.line, &path, m) {
-                    Ok((next, _)) => path = next,
-                    Err(_) => break,
-                }
-                first.get_or_insert_with(|| path.clone());
-                pos.make_move(m);
             }
-            if let Some(first) = first.filter(|p| p.len() >= 3) {
+            let Ok(added) = self.add_line(&tree::previous(&at), &mark.line) else {
+                continue;
+            };
+            if let Some(first) = added.first.filter(|p| p.len() >= 3) {
                 if let Some(node) = tree::node_mut(&mut self.rec.line, &first) {
                     node.comment_before = Some(mark.comment.clone());
                 }
+            }
+            if let Some(node) = tree::node_mut(&mut self.rec.line, &at) {
+                node.nags.retain(|n| !(1..=6).contains(n));
+                node.nags.insert(0, mark.glyph);
             }
             kept += 1;
         }
@@ -189,9 +183,6 @@ impl WebGame {
         moves: &[Move],
         now: Instant,
     ) -> Result<Vec<usize>, Refusal> {
-        let Some(mut pos) = tree::position_after(self.rec.game.start(), &self.rec.line, at) else {
-            return Err(TreeError::NoSuchMove.into());
-        };
         if tree::count(&self.rec.line) + moves.len() > tree::MAX_TREE_MOVES {
             return Err(TreeError::TooBig.into());
         }
@@ -203,26 +194,46 @@ impl WebGame {
         if at_the_end {
             return self.play_on(moves, now);
         }
-        let before = self.rec.line.clone();
-        let mut path = at.to_vec();
-        for &m in moves {
-            if let Some(reason) = pos.why_illegal(m) {
-                self.rec.line = before;
-                return refuse(reason.code(), reason.to_string());
-            }
-            match tree::play_after(&mut self.rec.line, &path, m) {
-                Ok((next, _)) => path = next,
-                Err(error) => {
-                    self.rec.line = before;
-                    return Err(error.into());
-                }
-            }
-            pos.make_move(m);
-        }
-        if self.rec.line != before {
+        let added = self.add_line(at, moves)?;
+        if added.changed {
             self.revise();
         }
-        Ok(path)
+        Ok(added.last)
+    }
+
+    /// Plays `moves` after node `at` in the tree (along the moves there, else as a variation),
+    /// all or none: an illegal move leaves the tree as it was.
+    fn add_line(&mut self, at: &[usize], moves: &[Move]) -> Result<AddedLine, Refusal> {
+        let Some(mut pos) = tree::position_after(self.rec.game.start(), &self.rec.line, at) else {
+            return Err(TreeError::NoSuchMove.into());
+        };
+        let before = self.rec.line.clone();
+        let mut added = AddedLine {
+            first: None,
+            last: at.to_vec(),
+            changed: false,
+        };
+        for &m in moves {
+            let played = match pos.why_illegal(m) {
+                Some(reason) => Err(Refusal {
+                    code: reason.code(),
+                    message: reason.to_string(),
+                }),
+                None => tree::play_after(&mut self.rec.line, &added.last, m).map_err(Refusal::from),
+            };
+            let (next, new) = match played {
+                Ok(found) => found,
+                Err(refusal) => {
+                    self.rec.line = before;
+                    return Err(refusal);
+                }
+            };
+            added.first.get_or_insert_with(|| next.clone());
+            added.last = next;
+            added.changed |= new;
+            pos.make_move(m);
+        }
+        Ok(added)
     }
 
     /// Plays `moves` on from the game's end, on a study board.
