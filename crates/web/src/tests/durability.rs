@@ -322,3 +322,39 @@ fn a_new_game_never_writes_over_an_existing_file() {
     assert_eq!(std::fs::read(&path).unwrap(), b"someone else's game");
     assert!(game_file(&t, &id).exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_study_edit_that_cannot_be_saved_is_refused_and_undone() {
+    let t = Test::new();
+    let game = t.new_game(json!({"human": "both"})).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (s, before) = t.play(&id, "h2e2").await;
+    assert_eq!(s, StatusCode::OK);
+    let on_disk = std::fs::read(game_file(&t, &id)).unwrap();
+    let study = format!("/api/games/{id}/study");
+    faults::inject(&t.dir.0, ErrorKind::StorageFull);
+    for edit in [
+        json!({"op": "comment", "at": [0], "text": "lost?"}),
+        json!({"op": "play", "at": [], "moves": ["b2e2"]}),
+    ] {
+        let (s, body) = t.call("POST", &study, Some(edit)).await;
+        assert_error(s, &body, StatusCode::INSUFFICIENT_STORAGE);
+        assert_eq!(body["code"], "disk_full");
+    }
+    // Neither the comment nor the variation stayed, in memory or on disk.
+    let (_, now) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert!(now["moves"][0].get("comment").is_none(), "{now}");
+    assert!(now["moves"][0].get("variations").is_none(), "{now}");
+    assert_eq!(now["revision"], before["revision"]);
+    assert_eq!(std::fs::read(game_file(&t, &id)).unwrap(), on_disk);
+    faults::clear(&t.dir.0);
+    let (s, body) = t
+        .call(
+            "POST",
+            &study,
+            Some(json!({"op": "comment", "at": [0], "text": "kept"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert_eq!(body["game"]["moves"][0]["comment"], "kept");
+}
