@@ -3,8 +3,9 @@
 //! leave the search alone must leave it identical.
 
 use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::instant::Instant;
 use crate::time::Limits;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::{parse_move_as, Move, Notation, Position};
 
 /// Default depth of `xiangqi bench`.

@@ -4,6 +4,7 @@
 
 use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
+use crate::instant::Instant;
 use crate::nnue::Network;
 use crate::random::Rng;
 use crate::score::INFINITE;
@@ -15,7 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::{Move, Position};
 
 /// Engine settings that persist between searches.
@@ -61,7 +62,11 @@ impl Default for EngineOptions {
 /// Largest accepted hash size in MiB.
 pub const MAX_HASH_MB: usize = 8 * 1024;
 /// Largest accepted thread count.
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_THREADS: usize = 256;
+/// Largest accepted thread count: a browser build searches on one thread.
+#[cfg(target_arch = "wasm32")]
+pub const MAX_THREADS: usize = 1;
 /// Most principal variations reported at once (more than a position has legal moves is
 /// pointless: the most any Xiangqi position has is well under this).
 pub const MAX_MULTIPV: usize = 128;
@@ -136,7 +141,8 @@ struct Running {
     /// Set just before the result is handed over: from then on the search counts as over,
     /// even while its thread is still winding down.
     finished: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    /// The search thread (none in a browser build, where the search ran in `start`).
+    handle: Option<JoinHandle<()>>,
 }
 
 /// A Xiangqi engine. Searches run on background threads; [`Engine::start`] returns at once.
@@ -312,33 +318,44 @@ impl Engine {
         let thread_shared = Arc::clone(&shared);
         let finished = Arc::new(AtomicBool::new(false));
         let thread_finished = Arc::clone(&finished);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let mut on_info = on_info;
-                let result = match book_result {
-                    Some(result) => {
-                        on_info(&book_info(&result, &tt));
-                        result
-                    }
-                    None => catch_unwind(AssertUnwindSafe(|| {
-                        run(
-                            &tt,
-                            &memories,
-                            &thread_shared,
-                            &request,
-                            &options,
-                            choice_rng,
-                            &mut on_info,
-                        )
-                    }))
-                    .unwrap_or_else(|_| fallback(&request)),
-                };
-                thread_finished.store(true, Ordering::SeqCst);
-                on_done(result);
-            })
-            .expect("spawning the search thread");
+        let job = move || {
+            let mut on_info = on_info;
+            let result = match book_result {
+                Some(result) => {
+                    on_info(&book_info(&result, &tt));
+                    result
+                }
+                None => catch_unwind(AssertUnwindSafe(|| {
+                    run(
+                        &tt,
+                        &memories,
+                        &thread_shared,
+                        &request,
+                        &options,
+                        choice_rng,
+                        &mut on_info,
+                    )
+                }))
+                .unwrap_or_else(|_| fallback(&request)),
+            };
+            thread_finished.store(true, Ordering::SeqCst);
+            on_done(result);
+        };
+        // A browser build has no threads: the search runs on the caller's, and is over
+        // (its result handed to `on_done`) when `start` returns.
+        #[cfg(target_arch = "wasm32")]
+        let handle = {
+            job();
+            None
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let handle = Some(
+            std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(16 << 20)
+                .spawn(job)
+                .expect("spawning the search thread"),
+        );
         self.running = Some(Running {
             shared,
             bounded,
@@ -451,7 +468,9 @@ impl Engine {
     /// Waits for the running search (if any) to finish by itself.
     pub fn wait(&mut self) {
         if let Some(running) = self.running.take() {
-            let _ = running.handle.join();
+            if let Some(handle) = running.handle {
+                let _ = handle.join();
+            }
         }
     }
 

@@ -41,6 +41,7 @@ pub mod book_verify;
 mod engine;
 mod eval;
 mod history;
+pub mod instant;
 pub mod lab;
 mod movepick;
 pub mod nnue;

@@ -21,9 +21,14 @@ impl Rng {
     pub fn from_time() -> Rng {
         use std::sync::atomic::{AtomicU64, Ordering};
         static COUNTER: AtomicU64 = AtomicU64::new(0);
+        #[cfg(not(target_arch = "wasm32"))]
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
+        // A browser has no system time in the standard library; its host clock counts from
+        // the epoch (see `instant`).
+        #[cfg(target_arch = "wasm32")]
+        let nanos = crate::instant::Instant::now().nanos_since_origin();
         let count = COUNTER.fetch_add(1, Ordering::Relaxed);
         Rng::new(nanos ^ count.wrapping_mul(0xD6E8_FEB8_6659_FD93))
     }

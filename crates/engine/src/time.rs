@@ -8,7 +8,8 @@
 //! fixed period) the period is a floor each move can count on, and the main time is spread on
 //! top of it.
 
-use std::time::{Duration, Instant};
+use crate::instant::Instant;
+use std::time::Duration;
 
 /// A fixed move time keeps at most this fraction of itself (1/N) for the move overhead.
 const MOVETIME_OVERHEAD_SHARE: u32 = 5;

@@ -6,11 +6,12 @@ use super::algorithm::Algorithm;
 use super::report::{Outcome, Report, Stats};
 use super::settings::{Evaluation, Settings};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::instant::Instant;
 use crate::score::mated_in;
 use crate::time::Limits;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::Position;
 
 /// How often the deadline and the stop flag are looked at while the engine searches.

@@ -214,9 +214,9 @@ pub use report::{Outcome, Report, Stats};
 pub use settings::{Evaluation, Settings, SettingsError, MAX_DEPTH, MAX_TABLE_BITS};
 pub use tree::{Node, NodeId, Tree};
 
+use crate::instant::Instant;
 use ordering::Order;
 use pvs::Helpers;
-use std::time::Instant;
 use tree::{NoTree, Recorder};
 use xiangqi::Position;
 

@@ -7,10 +7,11 @@ use super::ordering::History;
 use super::report::{Outcome, Report, Stats};
 use super::settings::{Evaluation, Settings};
 use super::table::Table;
+use crate::instant::Instant;
 use crate::score::mated_in;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::{Move, Position};
 
 /// The clock and the stop flag are looked at once every this many nodes: often enough to stop

@@ -2,11 +2,12 @@
 
 use super::algorithm::{Algorithm, UnknownName};
 use super::simple;
+use crate::instant::Instant;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::Position;
 
 /// The deepest search the laboratory accepts (minimax at depth 6 from a middlegame already

@@ -581,6 +581,10 @@ impl<'a> Worker<'a> {
     /// Waits, after the search has finished early, until the GUI may receive the best move:
     /// `go infinite` and pondering wait for `stop` or `ponderhit`.
     pub fn wait_while_required(&mut self) {
+        // A browser build searches on the only thread: nothing could ever say `stop`.
+        if cfg!(target_arch = "wasm32") {
+            return;
+        }
         loop {
             if self.shared.stop.load(Ordering::Relaxed) {
                 return;

@@ -1,0 +1,98 @@
+//! The rules and the engine for the browser: a WebAssembly module with a plain interface, no
+//! bindings generator.
+//!
+//! The page's worker talks to it in JSON. It asks for an input buffer ([`xq_input`]), writes a
+//! request there, calls [`xq_call`], and reads the answer from [`xq_output`]; while a search
+//! runs, each progress report is handed to the host's `xiangqi.emit` import as it happens. The
+//! host also gives the clock (`xiangqi.now`, milliseconds), which the standard library lacks in
+//! a browser. The commands themselves ([`commands`]) are plain Rust and tested natively.
+//!
+//! It serves the player in a browser with no server behind the page, and stands on the rules and
+//! the engine only. Built with `cargo xtask wasm` (see `xtask`); natively it is an ordinary
+//! library, so the workspace's checks and tests cover it.
+
+pub mod commands;
+
+use std::cell::RefCell;
+
+thread_local! {
+    /// The request the host writes before [`xq_call`].
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The answer of the last [`xq_call`].
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The engine, kept between calls (its hash table and move-ordering memory with it).
+    static SESSION: RefCell<commands::Session> = RefCell::new(commands::Session::default());
+}
+
+/// Makes room for a request of `len` bytes and returns where the host writes it in the
+/// module's memory.
+// SAFETY: exported under its own name so the host can call it; no unsafe code runs.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_input(len: usize) -> usize {
+    INPUT.with_borrow_mut(|input| {
+        input.clear();
+        input.resize(len, 0);
+        input.as_mut_ptr() as usize
+    })
+}
+
+/// Runs the request in the input buffer (JSON, see [`commands::Request`]) and returns the
+/// length of the answer (JSON), which [`xq_output`] locates.
+// SAFETY: as for `xq_input`.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_call() -> usize {
+    host::install_clock();
+    let request = INPUT.with_borrow(|input| input.clone());
+    let answer = SESSION.with_borrow_mut(|session| session.answer(&request, &mut host::emit));
+    OUTPUT.with_borrow_mut(|output| {
+        *output = answer.into_bytes();
+        output.len()
+    })
+}
+
+/// Where the answer of the last [`xq_call`] starts in the module's memory.
+// SAFETY: as for `xq_input`.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_output() -> usize {
+    OUTPUT.with_borrow(|output| output.as_ptr() as usize)
+}
+
+/// What the module asks of its host: a clock and a way to report progress.
+#[cfg(target_arch = "wasm32")]
+mod host {
+    #[link(wasm_import_module = "xiangqi")]
+    // SAFETY: both imports take plain numbers and read nothing the module does not own: `emit`
+    // copies `len` bytes starting at `ptr` out of the module's memory before it returns.
+    #[allow(unsafe_code)]
+    unsafe extern "C" {
+        /// Milliseconds since a fixed moment (the worker's `performance.now()`).
+        #[link_name = "now"]
+        safe fn host_now() -> f64;
+        /// Hands the host one progress report, UTF-8 JSON, at `ptr`, `len` bytes long.
+        #[link_name = "emit"]
+        safe fn host_emit(ptr: usize, len: usize);
+    }
+
+    /// Names the host's clock as the engine's (once; later calls change nothing).
+    pub fn install_clock() {
+        xiangqi_engine::instant::set_source(|| host_now());
+    }
+
+    /// Hands one progress report to the host.
+    pub fn emit(report: &str) {
+        host_emit(report.as_ptr() as usize, report.len());
+    }
+}
+
+/// Natively (the tests) the clock is the system's and reports go nowhere.
+#[cfg(not(target_arch = "wasm32"))]
+mod host {
+    /// Nothing to do: native code has a clock.
+    pub fn install_clock() {}
+
+    /// Drops the report.
+    pub fn emit(_report: &str) {}
+}

@@ -1,0 +1,42 @@
+//! `cargo xtask …`: the build tasks cargo alone does not do.
+//!
+//! - `cargo xtask wasm` builds the rules and the engine for the browser (`crates/wasm`) into
+//!   `target/wasm/xiangqi.wasm`.
+//!
+//! The machine's rustup has no WebAssembly target, so the module is built with Debian's
+//! packaged compiler, which brings the standard library's source (installed by
+//! `.ci/wasm-toolchain`; see `wasm::TOOLCHAIN`).
+
+mod wasm;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(about = "The project's build tasks: the WebAssembly module and the static site")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Builds the rules and the engine as a WebAssembly module.
+    Wasm {
+        /// Where to write the module (default: target/wasm/xiangqi.wasm).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().task {
+        Task::Wasm { out } => {
+            let out = out.unwrap_or_else(|| wasm::build_dir().join("xiangqi.wasm"));
+            wasm::build(&out)?;
+            println!("{}", out.display());
+            Ok(())
+        }
+    }
+}
