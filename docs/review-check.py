@@ -8,7 +8,7 @@ Starts `BIN serve` on a fresh data folder, imports each game, reviews it at DEPT
 the review's better move searched side by side (MultiPV 2, `searchmoves` the two) for FACTOR
 times the time the review's check had. A mark holds when the deeper check still finds the
 better move ahead by the mark's margin of winning chance (the same rule as the review,
-`crates/web/src/review.rs`); it is softened when the margin falls to a lesser mark, and
+`crates/play/src/review.rs`); it is softened when the margin falls to a lesser mark, and
 overturned when it falls below any mark. Prints one line per mark and the totals.
 """
 

@@ -97,17 +97,19 @@ fn check(file_type: FileType) -> Result<(), Problem> {
 
 /// Opens `path` with `options` if it is a regular file (or, when `options` may create it,
 /// does not exist yet), without ever blocking on a FIFO; see the [module](self) documentation.
-pub fn open_regular(path: &Path, mut options: OpenOptions) -> Result<File, Problem> {
+pub fn open_regular(path: &Path, options: OpenOptions) -> Result<File, Problem> {
     // A path without metadata may be a file still to create; if not, `open` says why.
     if let Ok(metadata) = std::fs::metadata(path) {
         check(metadata.file_type())?;
     }
     #[cfg(unix)]
-    {
+    let options = {
         use std::os::unix::fs::OpenOptionsExt;
+        let mut options = options;
         // Without it, opening a FIFO waits for the other end. A regular file ignores it.
         options.custom_flags(libc::O_NONBLOCK);
-    }
+        options
+    };
     let file = options.open(path)?;
     check(file.metadata()?.file_type())?;
     Ok(file)

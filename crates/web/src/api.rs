@@ -1,5 +1,5 @@
 //! The JSON API: routes, request and response types, handlers. Handlers parse, call the
-//! game's methods ([`super::game::WebGame`], through [`super::entry::GameEntry`]) and render its
+//! game's methods ([`xiangqi_play::game::WebGame`], through [`xiangqi_play::entry::GameEntry`]) and render its
 //! view.
 //!
 //! | route | does |
@@ -28,22 +28,10 @@
 //! A clock is `{"red": {"minutes": 10, "increment": 5, "byoyomi": 0}, "black": {…}}`: game time
 //! in minutes (fractions allowed), increment and byo-yomi period in seconds.
 
-use super::book_view::{book_moves, BookMoveView};
-use super::clock::TimeControl;
-use super::entry::{lock, GameEntry, SharedGame};
 use super::error::ApiError;
-use super::game::study::StudyEdit;
-use super::game::{tree, Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
-use super::game_file::{self, iccs_move, Origin};
-use super::handicap::{Giver, Handicap};
-use super::job::JobKind;
-use super::report::MAX_ANALYSIS_LINES;
-use super::review::ReviewDepth;
 use super::search;
 use super::state::AppState;
 use super::store::{is_valid_id, new_id};
-use super::summary::Summary;
-use super::view::{outcome_view, view, GameView, OutcomeView};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
@@ -59,6 +47,18 @@ use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::GameRecord;
 use xiangqi::{FenError, Game, Notation, Position};
 use xiangqi_engine::Book;
+use xiangqi_play::book_view::{book_moves, BookMoveView};
+use xiangqi_play::clock::TimeControl;
+use xiangqi_play::entry::{lock, GameEntry, SharedGame};
+use xiangqi_play::game::study::StudyEdit;
+use xiangqi_play::game::{tree, Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use xiangqi_play::game_file::{self, iccs_move, Origin};
+use xiangqi_play::handicap::{Giver, Handicap};
+use xiangqi_play::job::JobKind;
+use xiangqi_play::report::MAX_ANALYSIS_LINES;
+use xiangqi_play::review::ReviewDepth;
+use xiangqi_play::summary::Summary;
+use xiangqi_play::view::{outcome_view, view, GameView, OutcomeView};
 
 type Shared = State<Arc<AppState>>;
 
@@ -253,7 +253,7 @@ fn duration(value: f64, unit: f64, what: &str) -> Result<Duration, ApiError> {
             "the {what} must be a time of zero or more"
         )));
     }
-    if seconds > super::clock::MAX_CONTROL.as_secs_f64() {
+    if seconds > xiangqi_play::clock::MAX_CONTROL.as_secs_f64() {
         return Err(ApiError::BadRequest(format!(
             "the {what} is longer than 10 hours"
         )));
@@ -594,7 +594,7 @@ async fn play_move(
 }
 
 /// An edit of the game's tree as the page sends it; `at` is a move's path (see
-/// [`super::game::tree`]).
+/// [`xiangqi_play::game::tree`]).
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum StudyBody {

@@ -21,7 +21,6 @@
 
 use super::api::{parse_fen, ApiJson};
 use super::error::ApiError;
-use super::lab_view::{self, EvalView, RowView, TreeView};
 use super::state::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
@@ -32,6 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use xiangqi::Position;
 use xiangqi_engine::lab::{self, Algorithm, Evaluation, Settings};
+use xiangqi_play::lab_view::{self, EvalView, RowView, TreeView};
 
 /// Longest a run (all its algorithms together) or a tree may search.
 pub const TIME_LIMIT: Duration = Duration::from_secs(30);

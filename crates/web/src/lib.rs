@@ -5,42 +5,27 @@
 //! `server` runs the connections and `guard` decides who may talk to it; the page itself is in
 //! `crates/web/page/` and embedded by `assets`.
 //!
-//! It serves the player and the student of the game and of search. Inside, every folder runs
-//! one way: the game itself (`game`: the rules' game, players, clock, judgement) knows nothing
-//! of jobs, storage or JSON; `entry` adds the jobs' state, `search` and `pool` run engine
-//! work on games, `store` keeps them, the views read them, and the routes (`api`, `lab`) sit
-//! on top. It stands on the rules, the engine and the file rules, and on nothing of the
+//! It serves the player and the student of the game and of search. The games themselves (their
+//! players, clocks, variations, files and views) are `xiangqi_play`'s; here `search` and `pool`
+//! run engine work on them, `store` keeps them on disk, and the routes (`api`, `lab`) sit on
+//! top. It stands on the rules, the engine, the file rules and the games, and on nothing of the
 //! protocol front end or the developer's tools.
 
 mod api;
 mod assets;
-mod book_view;
-mod clock;
-mod ending;
-mod entry;
 mod error;
-mod game;
-mod game_file;
 mod guard;
-mod handicap;
-mod job;
-mod judgement;
 mod lab;
 mod lab_runs;
-mod lab_view;
 mod limits;
 mod pool;
-mod report;
-mod review;
 mod search;
 mod server;
 mod state;
 mod store;
 mod stream;
-mod summary;
 #[cfg(test)]
 mod tests;
-mod view;
 
 use anyhow::{Context, Result};
 use axum::body::Body;
@@ -243,7 +228,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             // and at once, so that the requests waiting on them end within the grace.
             stopping.lab.cancel_all();
             for game in stopping.games.loaded() {
-                entry::lock(&game).cancel_job();
+                xiangqi_play::entry::lock(&game).cancel_job();
             }
         };
         server::serve(listener, router, server::Limits::default(), shutdown).await;

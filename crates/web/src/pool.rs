@@ -2,8 +2,6 @@
 //! apart from the background ones), engines lent for a job and given back, and a bound on the
 //! background jobs waiting for a slot.
 
-use super::entry::lock;
-use super::job::JobKind;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -12,6 +10,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use xiangqi::Move;
 use xiangqi_engine::strength::Strength;
 use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult};
+use xiangqi_play::entry::lock;
+use xiangqi_play::job::JobKind;
 
 /// Whose searches filled an engine's hash table and move-ordering history. A weakened
 /// computer player must not inherit what a full-strength search found (a hint, an analysis,

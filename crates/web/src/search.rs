@@ -8,13 +8,7 @@
 //! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
 //! or outdated job changes nothing.
 
-use super::entry::{lock, GameEntry, SharedGame};
-use super::game::Notice;
-use super::job::JobKind;
-use super::judgement;
 use super::pool::{Busy, Lease, Owner};
-use super::report::{capped, Analysis, SCORE_CAP};
-use super::review::{self, Check, Evaluated};
 use super::state::AppState;
 use super::store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +17,12 @@ use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
 use xiangqi_engine::strength::{self, Strength};
 use xiangqi_engine::{Limits, SearchInfo, SearchRequest};
+use xiangqi_play::entry::{lock, GameEntry, SharedGame};
+use xiangqi_play::game::Notice;
+use xiangqi_play::job::JobKind;
+use xiangqi_play::judgement;
+use xiangqi_play::report::{capped, Analysis, SCORE_CAP};
+use xiangqi_play::review::{self, Check, Evaluated};
 
 /// How often a background job checks that its game is still watched.
 const ABANDON_CHECK: Duration = Duration::from_secs(1);
@@ -362,7 +362,7 @@ fn run(
 /// Why a result of the engine was not applied to its game.
 enum Unsaved {
     /// The engine's move was refused (a broken invariant, reported to the page).
-    Illegal(super::game::Refusal),
+    Illegal(xiangqi_play::game::Refusal),
     /// The game could not be saved with the move.
     Store(StoreError),
 }

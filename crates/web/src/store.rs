@@ -7,11 +7,6 @@
 //! search can change or save it again. Games not used for a while are unloaded (their file is
 //! the whole game) and read back when asked for; the list keeps a summary of each.
 
-use super::entry::{lock, GameEntry, SharedGame};
-use super::game::WebGame;
-use super::game_file::import_hash;
-use super::game_file::{self, Origin};
-use super::summary::{summary, Summary};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +16,11 @@ use xiangqi::pgn::date::civil_from_days;
 use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
 use xiangqi_files::disk::{self, CreateError, DiskError};
+use xiangqi_play::entry::{lock, GameEntry, SharedGame};
+use xiangqi_play::game::WebGame;
+use xiangqi_play::game_file::import_hash;
+use xiangqi_play::game_file::{self, Origin};
+use xiangqi_play::summary::{summary, Summary};
 
 /// How many games are kept in memory at most; the least recently used idle ones beyond this
 /// are unloaded (a long game with its positions takes up to a few hundred KiB).

@@ -4,7 +4,7 @@
 
 use super::super::lab_runs::MAX_RUNS;
 use super::super::pool::{SearchPool, MAX_WAITING_BACKGROUND};
-use super::super::{app, entry, server, AppState};
+use super::super::{app, server, AppState};
 use super::{assert_error, call_app, TempDir, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
+use xiangqi_play::entry;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 

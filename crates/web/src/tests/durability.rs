@@ -1,12 +1,12 @@
 //! Acknowledged means durable: a change answered with 2xx is on disk; one that cannot be saved
 //! is refused and leaves the game as it was, in memory and on disk; a deleted game stays deleted.
 
-use super::super::game::MAX_PLIES;
 use super::{assert_error, plies, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::io::ErrorKind;
 use xiangqi_files::disk::faults;
+use xiangqi_play::game::MAX_PLIES;
 
 fn game_file(t: &Test, id: &str) -> std::path::PathBuf {
     t.dir.0.join("games").join(format!("{id}.pgn"))
@@ -264,9 +264,9 @@ async fn an_endless_record_is_refused_with_a_short_message() {
 /// is never replaced by another (16,000 creations gave 29 ids twice).
 #[test]
 fn games_created_at_once_never_share_a_file() {
-    use super::super::game::{Human, WebGame};
     use super::super::store::new_id;
     use std::time::Instant;
+    use xiangqi_play::game::{Human, WebGame};
     let t = Test::new();
     let store = &t.state.games;
     let ids: Vec<String> = std::thread::scope(|scope| {
@@ -279,7 +279,7 @@ fn games_created_at_once_never_share_a_file() {
                             let game =
                                 WebGame::new(new_id(), start, Human::Both, 5, None, Instant::now());
                             let shared = store.insert(game).expect("saved");
-                            let id = super::super::entry::lock(&shared).game().id().to_owned();
+                            let id = xiangqi_play::entry::lock(&shared).game().id().to_owned();
                             id
                         })
                         .collect::<Vec<_>>()
@@ -301,9 +301,9 @@ fn games_created_at_once_never_share_a_file() {
 /// same second) is left alone: the new game takes another id.
 #[test]
 fn a_new_game_never_writes_over_an_existing_file() {
-    use super::super::entry::lock;
-    use super::super::game::{Human, WebGame};
     use std::time::Instant;
+    use xiangqi_play::entry::lock;
+    use xiangqi_play::game::{Human, WebGame};
     let t = Test::new();
     let taken = "20260101-000000-00000";
     let path = game_file(&t, taken);

@@ -1,13 +1,13 @@
 //! Studying games: the tree of variations, comments and glyphs survives loading, saving and a
 //! restart, and the page's edits change it as asked.
 
-use super::super::game_file::{from_record, to_record, Origin};
 use super::{assert_error, plies, shared_file, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::time::Instant;
 use xiangqi::pgn::{read_pgn, write_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
+use xiangqi_play::game_file::{from_record, to_record, Origin};
 
 /// A record with what study programs write: comments before and after moves, variations to
 /// two levels, one opening before its first move with a comment, and glyphs.

@@ -1,7 +1,7 @@
 //! What the engine's searches tell the page: the latest report of a search (depth, score for
 //! Red, the line in two notations), with mates capped for graphs.
 
-use super::job::JobKind;
+use crate::job::JobKind;
 use serde::Serialize;
 use xiangqi::{format_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};

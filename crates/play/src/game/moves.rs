@@ -1,10 +1,10 @@
 //! Moves: the person's and the computer's, taken back and replayed.
 
-use super::super::clock::Flagged;
 use super::{refuse, tree, Refusal, WebGame, MAX_PLIES};
-use std::time::Instant;
+use crate::clock::Flagged;
 use xiangqi::game::flag_outcome;
 use xiangqi::Move;
+use xiangqi_engine::instant::Instant;
 
 impl WebGame {
     /// Plays `m` for the side to move and presses its clock. A move made after the mover's

@@ -1,4 +1,4 @@
-//! A game as the server holds it: the game itself (`super::game`) with the state of its engine
+//! A game as the server holds it: the game itself (`crate::game`) with the state of its engine
 //! jobs (the running job, the latest search report, a hint, the review, whether the person
 //! wants analysis), why its last unattended change could not be saved, and whether its page is
 //! still there. Shared between requests and jobs behind one lock ([`SharedGame`]).
@@ -7,16 +7,17 @@
 //! ties the two together: a job works on one version of the game, so a change that makes a new
 //! version stops the running job and forgets the reports of the old one.
 
-use super::game::study::StudyEdit;
-use super::game::{Notice, Refusal, Snapshot, WebGame};
-use super::job::{Job, JobKind};
-use super::report::{Analysis, MAX_ANALYSIS_LINES};
-use super::review::{Review, ReviewDepth};
+use crate::game::study::StudyEdit;
+use crate::game::{Notice, Refusal, Snapshot, WebGame};
+use crate::job::{Job, JobKind};
+use crate::report::{Analysis, MAX_ANALYSIS_LINES};
+use crate::review::{Review, ReviewDepth};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::Move;
+use xiangqi_engine::instant::Instant;
 use xiangqi_files::disk::DiskError;
 
 /// A game shared between requests and engine jobs.

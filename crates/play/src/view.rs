@@ -1,17 +1,17 @@
 //! What the page sees of a game: the JSON answers of the API.
 
-use super::clock::TimeLeft;
-use super::ending::Ending;
-use super::entry::{GameEntry, SaveFailure};
-use super::game::{Human, Notice, WebGame};
-use super::game_file::{opening, record_names, record_tag, GameOpening};
-use super::job::JobKind;
-use super::report::Analysis;
-use super::review::Review;
+use crate::clock::TimeLeft;
+use crate::ending::Ending;
+use crate::entry::{GameEntry, SaveFailure};
+use crate::game::{Human, Notice, WebGame};
+use crate::game_file::{opening, record_names, record_tag, GameOpening};
+use crate::job::JobKind;
+use crate::report::Analysis;
+use crate::review::Review;
 use serde::Serialize;
-use std::time::Instant;
 use xiangqi::pgn::RecordMove;
 use xiangqi::{format_move, Color, Notation, Position};
+use xiangqi_engine::instant::Instant;
 
 /// One move of the game as the page lists it.
 #[derive(Serialize)]

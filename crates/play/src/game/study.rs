@@ -6,12 +6,12 @@
 //! it. Everything else is a change of the annotations ([`WebGame::revision`]), which leaves the
 //! play and the computer's search alone.
 
-use super::super::review::KeptMark;
 use super::tree::{self, TreeError};
 use super::{refuse, Refusal, WebGame, MAX_PLIES};
-use std::time::Instant;
+use crate::review::KeptMark;
 use xiangqi::pgn::normalize_comment;
 use xiangqi::{Game, Move};
+use xiangqi_engine::instant::Instant;
 
 /// The longest comment, in characters: a page of text.
 const MAX_COMMENT_CHARS: usize = 10_000;
@@ -24,7 +24,12 @@ const MAX_GLYPHS: usize = 8;
 pub enum StudyEdit {
     /// Plays `moves` from the position after `at`: along the moves already there, else as a new
     /// variation (or the line's continuation where `at` ends it).
-    Play { at: Vec<usize>, moves: Vec<Move> },
+    Play {
+        /// The node the moves start after.
+        at: Vec<usize>,
+        /// The moves, in order.
+        moves: Vec<Move>,
+    },
     /// Makes the variation holding `at` its parent line's continuation.
     Promote(Vec<usize>),
     /// Moves the variation holding `at` one place up.
@@ -34,12 +39,20 @@ pub enum StudyEdit {
     /// Sets the comment after the move at `at` (before it, with `before`: where no move comes
     /// before it in its line; the empty path is the game's first comment). Empty text removes it.
     Comment {
+        /// The move the comment belongs to.
         at: Vec<usize>,
+        /// The comment (empty: none).
         text: String,
+        /// Whether it comes before the move rather than after.
         before: bool,
     },
     /// Sets the glyphs of the move at `at`.
-    Glyphs { at: Vec<usize>, nags: Vec<u8> },
+    Glyphs {
+        /// The move the glyphs belong to.
+        at: Vec<usize>,
+        /// Their numbers (NAGs).
+        nags: Vec<u8>,
+    },
 }
 
 /// Where a line played into the tree went: its first and last moves, and whether it added any.

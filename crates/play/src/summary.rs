@@ -1,13 +1,14 @@
 //! The games list's line of a game, which the store also keeps for the games it has unloaded.
 
-use super::ending::Ending;
-use super::game::{Human, WebGame};
-use super::game_file::{import_hash, opening, record_names, record_tag, GameOpening};
+use crate::ending::Ending;
+use crate::game::{Human, WebGame};
+use crate::game_file::{import_hash, opening, record_names, record_tag, GameOpening};
 use serde::Serialize;
 
 /// One line of the games list.
 #[derive(Clone, Serialize)]
 pub struct Summary {
+    /// The game's id.
     pub id: String,
     red: String,
     black: String,
@@ -20,6 +21,7 @@ pub struct Summary {
     result: Option<&'static str>,
     reason: Option<&'static str>,
     created: u64,
+    /// When it last changed, in seconds since 1970.
     pub updated: u64,
     /// The fingerprint of the file the game was loaded from (not sent: it finds the game when
     /// the same file is loaded again).

@@ -1,7 +1,7 @@
 //! The JSON the laboratory page reads: a report as a table row, a recorded tree with every
 //! move in Chinese notation and ICCS, and both evaluations term by term.
 
-use super::report::line;
+use crate::report::line;
 use serde::Serialize;
 use xiangqi::{format_move, Color, Move, Notation, Position};
 use xiangqi_engine::lab::{simple, NodeId, Report, Tree};

@@ -1,9 +1,9 @@
 //! The game's clock: time left, the next deadline, pausing, and the clock the engine plays on.
 
-use super::super::clock::{Clock, TimeLeft};
 use super::{refuse, Refusal, WebGame};
-use std::time::Instant;
+use crate::clock::{Clock, TimeLeft};
 use xiangqi::Color;
+use xiangqi_engine::instant::Instant;
 
 impl WebGame {
     /// The clock, in a game on the clock.

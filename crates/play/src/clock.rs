@@ -7,8 +7,9 @@
 //! left after every move (for undo and the PGN's `[%clk]` comments) and the time left now.
 
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::Color;
+use xiangqi_engine::instant::Instant;
 
 /// The longest game time or period accepted: ten hours is more than any real game uses.
 pub const MAX_CONTROL: Duration = Duration::from_secs(10 * 3600);

@@ -1,11 +1,11 @@
 //! The ways a game ends besides the rules' verdicts: resignation, an agreed draw (offered by
 //! either side), and time; and the computer's recent scores its judgement reads.
 
-use super::super::ending::Ending;
 use super::{refuse, Human, Notice, Refusal, WebGame};
-use std::time::Instant;
+use crate::ending::Ending;
 use xiangqi::game::flag_outcome;
 use xiangqi::{Color, DrawReason, Outcome, WinReason};
+use xiangqi_engine::instant::Instant;
 
 impl WebGame {
     /// Ends the game with `outcome` and stops the clock.

@@ -1,7 +1,7 @@
 //! Handicap games (让子): the stronger side starts without some of its pieces, or lets the
 //! weaker side move first.
 
-use super::game::Human;
+use crate::game::Human;
 use serde::Deserialize;
 use xiangqi::{Color, Position};
 

@@ -14,14 +14,15 @@
 //! its own is written with the code, opening and variation of its main line (`ECCO`, `Opening`,
 //! `Variation`), which are recomputed, not kept, when the file is read back.
 
-use super::clock::{clk, parse_clk, Clock, TimeControl};
-use super::ending::Ending;
-use super::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
+use crate::clock::{clk, parse_clk, Clock, TimeControl};
+use crate::ending::Ending;
+use crate::game::{unix_now, Human, Record, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xiangqi::pgn::date::pgn_date;
 use xiangqi::pgn::{normalize_comment, write_pgn, GameRecord, NotationCodec, RecordMove};
 use xiangqi::{Color, DrawReason, Game, Move, Notation, Outcome, WinReason};
+use xiangqi_engine::instant::Instant;
 
 /// Where a record comes from: this program's own file, or a game the person loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,8 +274,8 @@ fn read_clock(record: &GameRecord, plies: usize) -> Option<Clock> {
         .collect();
     if let [red, black, used] = stated[..] {
         left = [
-            Duration::from_millis(red).min(super::clock::MAX_CONTROL),
-            Duration::from_millis(black).min(super::clock::MAX_CONTROL),
+            Duration::from_millis(red).min(crate::clock::MAX_CONTROL),
+            Duration::from_millis(black).min(crate::clock::MAX_CONTROL),
         ];
         period_used = Duration::from_millis(used);
     }
@@ -466,9 +467,9 @@ pub fn import_hash(game: &WebGame) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{fingerprint, from_record, to_record, Origin};
-    use std::time::Instant;
     use xiangqi::pgn::{read_pgn, NotationCodec};
     use xiangqi::Notation;
+    use xiangqi_engine::instant::Instant;
 
     #[test]
     fn moves_taken_back_load_from_old_and_new_files() {

@@ -1,11 +1,11 @@
 //! A game as the person plays it, and nothing else: the rules' game, who plays it, its level,
 //! its clock and how it ended, with every change a method that refuses what the rules of play
-//! do not allow. It knows nothing of engine jobs, storage or JSON: `super::entry` holds a game
-//! with its jobs' state, `super::store` saves it, `super::view` shows it.
+//! do not allow. It knows nothing of engine jobs, storage or JSON: `crate::entry` holds a game
+//! with its jobs' state, the web server's store saves it, `crate::view` shows it.
 //!
 //! What the file records is one [`Record`], so a change that cannot be saved is undone by
 //! putting the record back ([`WebGame::snapshot`], [`WebGame::restore`]); the PGN form is in
-//! `super::game_file`. The methods are grouped by concern: moves and taking them back
+//! `crate::game_file`. The methods are grouped by concern: moves and taking them back
 //! (`moves`), the ways a game ends (`end`), and the clock (`time`).
 
 mod end;
@@ -14,13 +14,13 @@ pub mod study;
 mod time;
 pub mod tree;
 
-use super::clock::{Clock, TimeControl};
-use super::ending::Ending;
+use crate::clock::{Clock, TimeControl};
+use crate::ending::Ending;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use xiangqi::pgn::RecordMove;
 use xiangqi::{Color, Game, Position};
+use xiangqi_engine::instant::Instant;
 use xiangqi_engine::strength;
 
 /// The most plies a game may have. The rules end every game played through them long before:
@@ -362,7 +362,5 @@ impl WebGame {
 
 /// Seconds since 1970.
 pub fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    xiangqi_engine::instant::unix_seconds()
 }

@@ -8,7 +8,7 @@
 //! its time allowed) are too far apart to judge by: at a few milliseconds a position they named
 //! "better" moves that lose.
 
-use super::report::SCORE_CAP;
+use crate::report::SCORE_CAP;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi::{format_move, Color, Move, Notation, Position};
