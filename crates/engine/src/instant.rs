@@ -2,7 +2,7 @@
 //!
 //! On every native target this is `std::time::Instant`. In a browser (`wasm32-unknown-unknown`)
 //! the standard library has no clock (`Instant::now` panics), so the program that hosts the
-//! engine there names a source of milliseconds once, with [`set_source`] (the page's
+//! engine there names a source of milliseconds once, with `set_source` (the page's
 //! `performance.now()`), and [`Instant`] reads it. Everything that times a search, a clock or a
 //! laboratory run uses this type, so the same code runs in both places.
 

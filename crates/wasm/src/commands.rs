@@ -6,6 +6,7 @@
 //! | `perft` | `fen?`, `depth` | `{nodes, ms}` |
 //! | `search` | `fen?`, `moves?` (ICCS), `level?` (1–10), `movetime?` / `depth?` / `nodes?`, `lines?` | `{best, ponder, score, depth, nodes, ms, pv}`; each progress report is emitted as `{depth, score, nodes, ms, pv, line}` |
 //! | `new_game` | | `{}`: forgets the hash table |
+//! | `api` | `method`, `path`, `body` (a string) | `{status, body}`: the web server's answer to that request (`xiangqi_play::local`) |
 //!
 //! A request that cannot be read, or a position or move that is wrong, is answered with
 //! `{"error": "…"}`, never a panic.
@@ -62,6 +63,16 @@ pub enum Request {
     },
     /// Starts afresh: an empty hash table.
     NewGame,
+    /// A request of the page's API, answered as the web server answers it.
+    Api {
+        /// `GET`, `POST`, …
+        method: String,
+        /// The path with its query (`/api/levels`).
+        path: String,
+        /// The request body (JSON, or nothing).
+        #[serde(default)]
+        body: String,
+    },
 }
 
 /// One progress report of a search.
@@ -178,6 +189,10 @@ impl Session {
             Request::NewGame => {
                 self.engine.new_game();
                 Ok(serde_json::json!({}))
+            }
+            Request::Api { method, path, body } => {
+                let answer = xiangqi_play::local::answer(&method, &path, body.as_bytes());
+                Ok(serde_json::json!({ "status": answer.status, "body": answer.body }))
             }
         }
     }

@@ -28,7 +28,6 @@
 //! A clock is `{"red": {"minutes": 10, "increment": 5, "byoyomi": 0}, "black": {…}}`: game time
 //! in minutes (fractions allowed), increment and byo-yomi period in seconds.
 
-use super::error::ApiError;
 use super::search;
 use super::state::AppState;
 use super::store::{is_valid_id, new_id};
@@ -45,20 +44,21 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::GameRecord;
-use xiangqi::{FenError, Game, Notation, Position};
-use xiangqi_engine::Book;
-use xiangqi_play::book_view::{book_moves, BookMoveView};
+use xiangqi::{Game, Notation, Position};
+use xiangqi_play::book_view::BookMoveView;
 use xiangqi_play::clock::TimeControl;
 use xiangqi_play::entry::{lock, GameEntry, SharedGame};
+use xiangqi_play::error::ApiError;
 use xiangqi_play::game::study::StudyEdit;
 use xiangqi_play::game::{tree, Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
 use xiangqi_play::game_file::{self, iccs_move, Origin};
 use xiangqi_play::handicap::{Giver, Handicap};
 use xiangqi_play::job::JobKind;
+use xiangqi_play::positions::{self, parse_fen, FenBody, FenView, LevelView};
 use xiangqi_play::report::MAX_ANALYSIS_LINES;
 use xiangqi_play::review::ReviewDepth;
 use xiangqi_play::summary::Summary;
-use xiangqi_play::view::{outcome_view, view, GameView, OutcomeView};
+use xiangqi_play::view::{view, GameView};
 
 type Shared = State<Arc<AppState>>;
 
@@ -85,32 +85,6 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/fen", post(check_fen))
         .route("/book", post(book))
         .route("/levels", get(levels))
-}
-
-/// One difficulty level as the page lists it.
-#[derive(Serialize)]
-struct LevelView {
-    level: u8,
-    /// Elo estimate from the calibration matches (docs/STRENGTH.md).
-    elo: i32,
-}
-
-async fn levels() -> Json<Vec<LevelView>> {
-    use xiangqi_engine::strength::{FULL_ENGINE_ELO, LEVEL_ELO, MAX_LEVEL, MIN_LEVEL};
-    Json(
-        (MIN_LEVEL..=MAX_LEVEL)
-            .zip(LEVEL_ELO)
-            .map(|(level, elo)| LevelView {
-                level,
-                // Level 10 is the full engine, which plays with the network.
-                elo: if level == MAX_LEVEL {
-                    FULL_ENGINE_ELO
-                } else {
-                    elo
-                },
-            })
-            .collect(),
-    )
 }
 
 /// `Json` whose rejections are [`ApiError`]s.
@@ -145,15 +119,6 @@ async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f).await?
-}
-
-impl From<Refusal> for ApiError {
-    fn from(refusal: Refusal) -> Self {
-        ApiError::Rejected {
-            code: refusal.code,
-            message: refusal.message,
-        }
-    }
 }
 
 /// The game with this id (read back from disk if it was unloaded), noted as seen: its page is
@@ -293,33 +258,6 @@ fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
             "level {l} is out of range: choose {MIN_LEVEL} to {MAX_LEVEL}"
         ))),
     }
-}
-
-pub(super) fn parse_fen(fen: &str) -> Result<Position, ApiError> {
-    if fen.len() > 200 {
-        return Err(ApiError::BadRequest("the FEN is too long".into()));
-    }
-    Position::from_fen(fen.trim()).map_err(|e| {
-        let code = match e {
-            FenError::MissingGeneral(_) => "fen_no_general",
-            FenError::TooManyPieces { .. } => "fen_too_many",
-            FenError::GeneralOutsidePalace { .. } => "fen_general_palace",
-            FenError::UnreachableSquare { .. } | FenError::OutsideRegion { .. } => {
-                "fen_unreachable"
-            }
-            FenError::GeneralsFacing => "fen_generals_facing",
-            FenError::OpponentInCheck(_) => "fen_opponent_in_check",
-            _ => "fen_syntax",
-        };
-        let message = e.to_string();
-        let message = message
-            .strip_suffix(" (use lenient validation for composed problems)")
-            .unwrap_or(&message);
-        ApiError::Invalid {
-            code,
-            message: format!("invalid FEN: {message}"),
-        }
-    })
 }
 
 /// `pos` as the start of a new game: refused when the rules end the game there at once (the
@@ -924,39 +862,15 @@ async fn export_pgn(
         .into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FenBody {
-    fen: String,
+async fn levels() -> Json<Vec<LevelView>> {
+    Json(positions::levels())
 }
 
 /// The opening book's moves for a position (`POST /api/book {"fen"}`).
 async fn book(ApiJson(body): ApiJson<FenBody>) -> Result<Json<Vec<BookMoveView>>, ApiError> {
-    let pos = parse_fen(&body.fen)?;
-    Ok(Json(book_moves(Book::builtin().as_deref(), &pos)))
-}
-
-#[derive(Serialize)]
-struct FenView {
-    fen: String,
-    turn: &'static str,
-    in_check: bool,
-    legal_moves: usize,
-    /// The legal moves (ICCS), for a board that shows a position off the game's main line.
-    legal: Vec<String>,
-    /// How a game from this position would end at once (checkmate, stalemate, no attacking
-    /// piece left), in which case no game can start from it.
-    outcome: Option<OutcomeView>,
+    positions::book(&body).map(Json)
 }
 
 async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, ApiError> {
-    let pos = parse_fen(&body.fen)?;
-    Ok(Json(FenView {
-        fen: pos.to_fen(),
-        turn: pos.side_to_move().name(),
-        in_check: pos.in_check(),
-        legal_moves: pos.legal_moves().len(),
-        legal: pos.legal_moves().iter().map(|m| m.to_string()).collect(),
-        outcome: Game::new(pos).outcome().map(outcome_view),
-    }))
+    positions::check_fen(&body).map(Json)
 }

@@ -9,7 +9,6 @@
 //!
 //! A header the check cannot read (repeated, not visible ASCII) is refused, not ignored.
 
-use super::error::ApiError;
 use axum::extract::Request;
 use axum::http::{header, HeaderName, Method};
 use axum::middleware::{self, Next};
@@ -17,6 +16,7 @@ use axum::response::IntoResponse;
 use axum::Router;
 use std::net::IpAddr;
 use std::sync::Arc;
+use xiangqi_play::error::ApiError;
 
 /// The host names accepted besides IP addresses and `localhost`.
 #[derive(Clone, Debug, Default)]

@@ -1,10 +1,10 @@
 //! The search laboratory's runs in progress, each with its stop flag and the page that asked,
 //! and the bound on how many there may be.
 
-use super::error::ApiError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xiangqi_play::entry::lock;
+use xiangqi_play::error::ApiError;
 
 /// Most runs and trees in progress at once, waiting or searching; more are refused as busy
 /// rather than queued for minutes behind the others.

@@ -13,7 +13,6 @@
 
 mod api;
 mod assets;
-mod error;
 mod guard;
 mod lab;
 mod lab_runs;
@@ -34,7 +33,6 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use clap::Args;
-use error::ApiError;
 use guard::{guarded, Guard};
 use http_body_util::BodyExt as _;
 use limits::{BODY_LIMIT, BODY_TIMEOUT};
@@ -44,6 +42,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use xiangqi_play::error::ApiError;
 
 /// The whole application: the page, its assets and the API under `/api`.
 pub fn app(state: Arc<AppState>) -> Router {

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-/// Largest request body accepted, in bytes (a PGN file to load is the largest thing sent).
-pub const BODY_LIMIT: usize = 1 << 20;
+pub use xiangqi_play::error::BODY_LIMIT;
 /// How long a client has to send a request's body once its head has arrived.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);

@@ -17,6 +17,7 @@ use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
 use xiangqi_files::disk::{self, CreateError, DiskError};
 use xiangqi_play::entry::{lock, GameEntry, SharedGame};
+use xiangqi_play::error::ApiError;
 use xiangqi_play::game::WebGame;
 use xiangqi_play::game_file::import_hash;
 use xiangqi_play::game_file::{self, Origin};
@@ -371,6 +372,15 @@ pub fn new_id() -> String {
         t / 60 % 60,
         t % 60
     )
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Gone => ApiError::NotFound("the game was deleted".into()),
+            StoreError::Disk(e) => ApiError::Storage(e),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,6 @@
 //! for as long as it likes: a write that makes no progress for the write timeout fails, and
 //! hyper drops the connection with the answer.
 
-use super::error::ApiError;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -22,6 +21,7 @@ use std::task::{ready, Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
+use xiangqi_play::error::ApiError;
 
 /// Longest request head (request line and headers) accepted, in bytes: browsers send well under
 /// 8 KiB, cookies of other programs on `localhost` included.

@@ -1,13 +1,14 @@
 //! One error type for every API route: a status code and a message, sent as JSON.
+//!
+//! The server and a page with no server answer with the same errors. The server's web framework
+//! (axum) and its runtime (tokio) turn into them with the feature `server` (see the end).
 
-use super::limits::BODY_LIMIT;
-use super::store::StoreError;
-use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use crate::game::Refusal;
 use serde::Serialize;
 use xiangqi_files::disk::{DiskError, DiskFailure};
+
+/// Largest request body accepted, in bytes (a PGN file to load is the largest thing sent).
+pub const BODY_LIMIT: usize = 1 << 20;
 
 /// Why a request failed. Every variant becomes `{"error": "...", "message": "..."}` with a
 /// 4xx or 5xx status.
@@ -68,8 +69,9 @@ pub enum ApiError {
     Internal(String),
 }
 
+/// An error as the page reads it.
 #[derive(Serialize)]
-struct Body<'a> {
+pub struct Body<'a> {
     error: &'a str,
     message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,22 +80,22 @@ struct Body<'a> {
 
 impl ApiError {
     /// The HTTP status of the answer.
-    pub(super) fn status(&self) -> StatusCode {
+    pub fn status_code(&self) -> u16 {
         match self {
-            ApiError::BadRequest(_) | ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::HeadTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::TargetTooLong(_) => StatusCode::URI_TOO_LONG,
-            ApiError::LengthRequired => StatusCode::LENGTH_REQUIRED,
-            ApiError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Storage(e) if e.kind == DiskFailure::Full => StatusCode::INSUFFICIENT_STORAGE,
-            ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::BadRequest(_) | ApiError::Invalid { .. } => 400,
+            ApiError::NotFound(_) => 404,
+            ApiError::Rejected { .. } => 422,
+            ApiError::Forbidden(_) => 403,
+            ApiError::TooLarge(_) => 413,
+            ApiError::HeadTooLarge(_) => 431,
+            ApiError::TargetTooLong(_) => 414,
+            ApiError::LengthRequired => 411,
+            ApiError::TimedOut(_) => 408,
+            ApiError::MethodNotAllowed => 405,
+            ApiError::Busy(_) => 503,
+            ApiError::Storage(e) if e.kind == DiskFailure::Full => 507,
+            ApiError::Storage(_) => 503,
+            ApiError::Internal(_) => 500,
         }
     }
 
@@ -133,7 +135,8 @@ impl ApiError {
 
 impl ApiError {
     /// The JSON body every error answer carries.
-    fn body(&self) -> Body<'_> {
+    /// The JSON body of the answer: `{error, message, code?}`.
+    pub fn body(&self) -> Body<'_> {
         let code = match self {
             ApiError::Rejected { code, .. } | ApiError::Invalid { code, .. } => Some(*code),
             ApiError::Storage(e) => Some(e.kind.code()),
@@ -150,21 +153,14 @@ impl ApiError {
     /// that cannot be read, see `super::stream`): the same JSON, and the connection closes.
     pub fn http1_response(&self) -> Vec<u8> {
         let body = serde_json::to_string(&self.body()).unwrap_or_default();
-        let status = self.status();
         format!(
             "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
              connection: close\r\n\r\n{body}",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or(""),
+            self.status_code(),
+            reason(self.status_code()),
             body.len()
         )
         .into_bytes()
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
     }
 }
 
@@ -185,58 +181,101 @@ fn bounded(message: String) -> String {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Gone => ApiError::NotFound("the game was deleted".into()),
-            StoreError::Disk(e) => ApiError::Storage(e),
-        }
-    }
-}
-
 impl From<DiskError> for ApiError {
     fn from(error: DiskError) -> Self {
         ApiError::Storage(error)
     }
 }
 
-/// The body limit a rejection reports when it is about size.
-fn too_large(status: StatusCode) -> bool {
-    status == StatusCode::PAYLOAD_TOO_LARGE
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        if too_large(rejection.status()) {
-            return ApiError::TooLarge(BODY_LIMIT);
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        ApiError::Rejected {
+            code: refusal.code,
+            message: refusal.message,
         }
-        ApiError::BadRequest(format!("invalid JSON body: {}", rejection.body_text()))
     }
 }
 
-impl From<BytesRejection> for ApiError {
-    fn from(rejection: BytesRejection) -> Self {
-        if too_large(rejection.status()) {
-            return ApiError::TooLarge(BODY_LIMIT);
+/// The reason phrase of the statuses this API answers with.
+fn reason(status: u16) -> &'static str {
+    match status {
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Payload Too Large",
+        414 => "URI Too Long",
+        422 => "Unprocessable Entity",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        507 => "Insufficient Storage",
+        _ => "Internal Server Error",
+    }
+}
+
+/// The server's framework and runtime: their failures become [`ApiError`]s, and an
+/// [`ApiError`] its answer.
+#[cfg(feature = "server")]
+mod server {
+    use super::{ApiError, BODY_LIMIT};
+    use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
+    use axum::http::StatusCode;
+    use axum::response::{IntoResponse, Response};
+    use axum::Json;
+
+    impl ApiError {
+        /// The HTTP status of the answer.
+        pub fn status(&self) -> StatusCode {
+            StatusCode::from_u16(self.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
         }
-        ApiError::BadRequest(format!("unreadable body: {}", rejection.body_text()))
     }
-}
 
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> Self {
-        ApiError::BadRequest(format!("invalid query: {}", rejection.body_text()))
+    impl IntoResponse for ApiError {
+        fn into_response(self) -> Response {
+            (self.status(), Json(self.body())).into_response()
+        }
     }
-}
 
-impl From<tokio::task::JoinError> for ApiError {
-    /// A blocking task that panicked: the panic stays in that task.
-    fn from(error: tokio::task::JoinError) -> Self {
-        ApiError::Internal(if error.is_panic() {
-            "the request failed unexpectedly; the server goes on".to_owned()
-        } else {
-            "the request was cancelled".to_owned()
-        })
+    /// The body limit a rejection reports when it is about size.
+    fn too_large(status: StatusCode) -> bool {
+        status == StatusCode::PAYLOAD_TOO_LARGE
+    }
+
+    impl From<JsonRejection> for ApiError {
+        fn from(rejection: JsonRejection) -> Self {
+            if too_large(rejection.status()) {
+                return ApiError::TooLarge(BODY_LIMIT);
+            }
+            ApiError::BadRequest(format!("invalid JSON body: {}", rejection.body_text()))
+        }
+    }
+
+    impl From<BytesRejection> for ApiError {
+        fn from(rejection: BytesRejection) -> Self {
+            if too_large(rejection.status()) {
+                return ApiError::TooLarge(BODY_LIMIT);
+            }
+            ApiError::BadRequest(format!("unreadable body: {}", rejection.body_text()))
+        }
+    }
+
+    impl From<QueryRejection> for ApiError {
+        fn from(rejection: QueryRejection) -> Self {
+            ApiError::BadRequest(format!("invalid query: {}", rejection.body_text()))
+        }
+    }
+
+    impl From<tokio::task::JoinError> for ApiError {
+        /// A blocking task that panicked: the panic stays in that task.
+        fn from(error: tokio::task::JoinError) -> Self {
+            ApiError::Internal(if error.is_panic() {
+                "the request failed unexpectedly; the server goes on".to_owned()
+            } else {
+                "the request was cancelled".to_owned()
+            })
+        }
     }
 }
 

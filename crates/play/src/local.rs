@@ -1,0 +1,143 @@
+//! The API for a page with no server behind it: the same routes and answers as the web
+//! server's, for the requests a page in the browser sends to its own worker.
+//!
+//! So far it answers what needs no stored game: the difficulty levels, a FEN checked, the
+//! opening book, and the search laboratory. A laboratory run searches on the caller's thread
+//! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
+//! `cancel` has nothing to stop here.
+
+use crate::error::{ApiError, BODY_LIMIT};
+use crate::lab_requests::{self, check_client, RunBody, MAX_TREE_DEPTH};
+use crate::positions::{self, FenBody};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// An answer: the HTTP status the server would give and its JSON body.
+pub struct Answer {
+    /// The status (200 for success).
+    pub status: u16,
+    /// The body, JSON.
+    pub body: String,
+}
+
+/// Answers `method` on `path` (with its query, if any) with the request body `body`.
+pub fn answer(method: &str, path: &str, body: &[u8]) -> Answer {
+    match route(method, path, body) {
+        Ok(body) => Answer { status: 200, body },
+        Err(error) => Answer {
+            status: error.status_code(),
+            body: serde_json::to_string(&error.body()).unwrap_or_default(),
+        },
+    }
+}
+
+fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
+    if body.len() > BODY_LIMIT {
+        return Err(ApiError::TooLarge(BODY_LIMIT));
+    }
+    let path = path.split_once('?').map_or(path, |(path, _query)| path);
+    let Some(route) = path.strip_prefix("/api/") else {
+        return Err(ApiError::NotFound("no such page".into()));
+    };
+    match (method, route) {
+        ("GET", "levels") => json(&positions::levels()),
+        ("POST", "fen") => json(&positions::check_fen(&read::<FenBody>(body)?)?),
+        ("POST", "book") => json(&positions::book(&read::<FenBody>(body)?)?),
+        ("GET", "lab") => json(&lab_requests::info()),
+        ("POST", "lab/run") => {
+            let job = read::<RunBody>(body)?.check(None)?;
+            json(&lab_requests::run(&job, &job.settings(None)))
+        }
+        ("POST", "lab/tree") => {
+            let job = read::<RunBody>(body)?.check(Some(MAX_TREE_DEPTH))?;
+            json(&lab_requests::tree(&job, &job.settings(None)))
+        }
+        ("POST", "lab/eval") => json(&lab_requests::eval(&read::<FenBody>(body)?)?),
+        ("POST", "lab/cancel") => {
+            let body = read::<CancelBody>(body)?;
+            check_client(Some(body.client))?;
+            json(&Cancelled { cancelled: false })
+        }
+        (
+            _,
+            "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel",
+        ) => Err(ApiError::MethodNotAllowed),
+        _ => Err(ApiError::NotFound("no such API route".into())),
+    }
+}
+
+/// `lab/cancel`'s body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CancelBody {
+    client: String,
+}
+
+/// `lab/cancel`'s answer: nothing runs beside the request that could be stopped.
+#[derive(Serialize)]
+struct Cancelled {
+    cancelled: bool,
+}
+
+/// A JSON body, or the error the server gives for one it cannot read.
+fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+}
+
+fn json(value: &impl Serialize) -> Result<String, ApiError> {
+    serde_json::to_string(value).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+        let answer = answer(method, path, body.as_bytes());
+        (answer.status, serde_json::from_str(&answer.body).unwrap())
+    }
+
+    #[test]
+    fn answers_as_the_server_does() {
+        let (status, levels) = ask("GET", "/api/levels", "");
+        assert_eq!(status, 200);
+        assert_eq!(levels.as_array().unwrap().len(), 10);
+        let (status, fen) = ask("POST", "/api/fen", r#"{"fen":"4k4/9/9/9/9/9/9/9/9/3K5 w"}"#);
+        assert_eq!(
+            (status, fen["outcome"]["result"].as_str()),
+            (200, Some("1/2-1/2")),
+            "{fen}"
+        );
+        let (status, run) = ask(
+            "POST",
+            "/api/lab/run",
+            r#"{"fen":"3k5/9/9/9/9/9/9/9/4A4/3AKR3 w","depth":2,"algorithms":["minimax","alphabeta"]}"#,
+        );
+        assert_eq!(status, 200, "{run}");
+        let rows = run["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0]["value"], rows[1]["value"], "{run}");
+    }
+
+    #[test]
+    fn bad_requests_get_the_server_s_errors() {
+        for (method, path, body, status) in [
+            ("GET", "/api/nothing", "", 404),
+            ("POST", "/api/levels", "", 405),
+            ("POST", "/api/fen", "{", 400),
+            ("POST", "/api/fen", r#"{"fen":"9/9 w"}"#, 400),
+            (
+                "POST",
+                "/api/lab/run",
+                r#"{"fen":"4k4/9/9/9/9/9/9/9/9/3K5 w","depth":9,"algorithms":["minimax"]}"#,
+                400,
+            ),
+            ("POST", "/api/lab/cancel", r#"{"client":"no spaces"}"#, 400),
+        ] {
+            let (got, error) = ask(method, path, body);
+            assert_eq!(got, status, "{method} {path} {body}: {error}");
+            assert!(error["message"].is_string(), "{error}");
+        }
+    }
+}
