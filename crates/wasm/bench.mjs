@@ -7,6 +7,7 @@
 // With --rounds N the bench runs N times after one untimed warm-up round (the browser's
 // compiler optimises hot code while it runs) and the best speed is printed.
 import { readFileSync } from 'node:fs';
+import { instantiate } from '../web/page/site/xiangqi-module.js';
 
 const args = process.argv.slice(2);
 let depth = 9, network = true, rounds = 1, file = null;
@@ -21,22 +22,10 @@ if (!file || !Number.isInteger(depth) || !Number.isInteger(rounds) || rounds < 1
   process.exit(2);
 }
 
-const decoder = new TextDecoder();
-let memory;
-const { instance } = await WebAssembly.instantiate(readFileSync(file), {
-  xiangqi: {
-    now: () => performance.timeOrigin + performance.now(),
-    emit: () => {},
-  },
-});
-memory = instance.exports.memory;
+const engine = await instantiate(readFileSync(file));
 
 function call(request) {
-  const bytes = new TextEncoder().encode(JSON.stringify(request));
-  const at = instance.exports.xq_input(bytes.length);
-  new Uint8Array(memory.buffer, at, bytes.length).set(bytes);
-  const len = instance.exports.xq_call();
-  const answer = JSON.parse(decoder.decode(new Uint8Array(memory.buffer, instance.exports.xq_output(), len)));
+  const answer = engine(request);
   if (answer.error) throw new Error(answer.error);
   return answer;
 }

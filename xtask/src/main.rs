@@ -2,11 +2,15 @@
 //!
 //! - `cargo xtask wasm` builds the rules and the engine for the browser (`crates/wasm`) into
 //!   `target/wasm/xiangqi.wasm`.
+//! - `cargo xtask site --out DIR` writes the static site: the page with the engine in a worker,
+//!   offline and installable (`site`; docs/SITE.md).
 //!
 //! The machine's rustup has no WebAssembly target, so the module is built with Debian's
 //! packaged compiler, which brings the standard library's source (installed by
 //! `.ci/wasm-toolchain`; see `wasm::TOOLCHAIN`).
 
+mod icons;
+mod site;
 mod wasm;
 
 use anyhow::Result;
@@ -28,6 +32,12 @@ enum Task {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Writes the static site (the page with the engine in the browser) into a folder.
+    Site {
+        /// The folder (made if missing; an older site there is replaced).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -35,6 +45,11 @@ fn main() -> Result<()> {
         Task::Wasm { out } => {
             let out = out.unwrap_or_else(|| wasm::build_dir().join("xiangqi.wasm"));
             wasm::build(&out)?;
+            println!("{}", out.display());
+            Ok(())
+        }
+        Task::Site { out } => {
+            site::build(&out)?;
             println!("{}", out.display());
             Ok(())
         }

@@ -914,7 +914,7 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
     let href = page
         .js("return document.getElementById('lab-link').getAttribute('href');")
         .await?;
-    expect("the lab link", href.as_str().unwrap_or(""), "/lab")?;
+    expect("the lab link", href.as_str().unwrap_or(""), "lab.html")?;
     page.client.set_window_size(1280, 900).await?;
     let base = url.trim_end_matches('/');
     page.client.goto(&format!("{base}/lab?lang=en")).await?;

@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 32] = [
+const FILES: [(&str, &str, &str); 33] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -50,6 +50,7 @@ const FILES: [(&str, &str, &str); 32] = [
     ("js/unsaved.js", JS, include_str!("../page/js/unsaved.js")),
     ("js/dom.js", JS, include_str!("../page/js/dom.js")),
     ("js/settings.js", JS, include_str!("../page/js/settings.js")),
+    ("js/site.js", JS, include_str!("../page/js/site.js")),
     ("lab.css", "text/css", include_str!("../page/lab.css")),
     ("js/lab.js", JS, include_str!("../page/js/lab.js")),
     ("js/lab-tree.js", JS, include_str!("../page/js/lab-tree.js")),
@@ -63,6 +64,23 @@ const FILES: [(&str, &str, &str); 32] = [
 const JS: &str = "text/javascript";
 const INDEX: &str = include_str!("../page/index.html");
 const LAB: &str = include_str!("../page/lab.html");
+
+/// Every file of the page as a static site holds it: `index.html`, `lab.html` and
+/// `assets/…`, with its content type (`cargo xtask site` writes them out).
+pub fn page_files() -> Vec<(String, &'static str, &'static str)> {
+    let pages = [
+        ("index.html".to_owned(), "text/html", INDEX),
+        ("lab.html".to_owned(), "text/html", LAB),
+    ];
+    pages
+        .into_iter()
+        .chain(
+            FILES
+                .iter()
+                .map(|(path, content_type, body)| (format!("assets/{path}"), *content_type, *body)),
+        )
+        .collect()
+}
 
 /// `/`, `/index.html`, the search laboratory's `/lab` and `/assets/…`.
 pub fn routes() -> Router<Arc<AppState>> {

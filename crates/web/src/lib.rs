@@ -27,6 +27,7 @@ mod stream;
 mod tests;
 
 use anyhow::{Context, Result};
+pub use assets::page_files;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::middleware::{self, Next};

@@ -1,4 +1,7 @@
-// Calls to the server's JSON API. Errors come back as {error, message, code}.
+// Calls to the JSON API: the server's, or on the static site the worker's (site.js), which
+// answers the same requests the same way. Errors come back as {error, message, code}.
+
+import { onSite, siteRequest } from './site.js';
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -8,25 +11,32 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends a request and returns the decoded JSON (null for an empty answer). */
-export async function request(method, path, body, contentType = 'application/json') {
+/** Sends a request and returns `{status, text}`; status 0 when nothing answered. */
+async function send(method, path, body, contentType) {
+  if (onSite) return siteRequest(method, path, body === undefined ? '' : body);
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = contentType;
-    init.body = contentType === 'application/json' ? JSON.stringify(body) : body;
+    init.body = body;
   }
-  let response;
   try {
-    response = await fetch(path, init);
+    const response = await fetch(path, init);
+    return { status: response.status, text: await response.text() };
   } catch (e) {
-    throw new ApiError(0, { message: 'the server cannot be reached', code: 'offline' });
+    return { status: 0, text: '' };
   }
-  const text = await response.text();
+}
+
+/** Sends a request and returns the decoded JSON (null for an empty answer). */
+export async function request(method, path, body, contentType = 'application/json') {
+  const encoded = body !== undefined && contentType === 'application/json' ? JSON.stringify(body) : body;
+  const { status, text } = await send(method, path, encoded, contentType);
+  if (status === 0) throw new ApiError(0, { message: 'the server cannot be reached', code: 'offline' });
   let data = null;
   if (text) {
     try { data = JSON.parse(text); } catch { data = { message: text }; }
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (status < 200 || status > 299) throw new ApiError(status, data);
   return data;
 }
 
@@ -51,5 +61,6 @@ export const api = {
   checkFen: (fen) => request('POST', '/api/fen', { fen }),
   checkBook: (fen) => request('POST', '/api/book', { fen }),
   levels: () => request('GET', '/api/levels'),
-  leave: (id) => navigator.sendBeacon?.(`/api/games/${id}/leave`),
+  // The static site's worker ends with the page: nothing to tell.
+  leave: (id) => !onSite && navigator.sendBeacon?.(`/api/games/${id}/leave`),
 };

@@ -18,6 +18,7 @@ function pawns(cs) {
 
 const TEXT = {
   zh: {
+    updateReady: '新版本已就绪。', updateNow: '更新',
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
     newGame: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转', offerDraw: '求和',
     resign: '认输', review: '复盘', level: '难度', moves: '着法', notation: '记谱法',
@@ -124,6 +125,7 @@ const TEXT = {
     pgnError: '无法读取该 PGN', fenError: '局面无效',
   },
   en: {
+    updateReady: 'A new version is ready.', updateNow: 'Update',
     title: 'Xiangqi', games: 'Games', theme: 'Light / dark', sound: 'Sound', board: 'Board',
     newGame: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip', offerDraw: 'Offer draw',
     resign: 'Resign', review: 'Review', level: 'Level', moves: 'Moves', notation: 'Notation',

@@ -5,6 +5,7 @@
 import { Board } from './board.js';
 import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
 import { request } from './api.js';
+import { onSite, keepOffline } from './site.js';
 import { START_FEN, parseFen } from './fen.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
@@ -252,9 +253,10 @@ async function start() {
   $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
   // Leaving the page stops its search.
   addEventListener('pagehide', () => {
-    if (lab.busy) navigator.sendBeacon?.('/api/lab/cancel', new Blob([JSON.stringify({ client })], { type: 'application/json' }));
+    if (lab.busy && !onSite) navigator.sendBeacon?.('/api/lab/cancel', new Blob([JSON.stringify({ client })], { type: 'application/json' }));
   });
   pick([]);
+  keepOffline();
   try {
     lab.info = await request('GET', '/api/lab');
     fillAlgorithms();

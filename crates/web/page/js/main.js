@@ -14,6 +14,7 @@ import { humanPlays } from './state.js';
 import { settings, session } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
+import { keepOffline } from './site.js';
 
 app.board = new Board($('board'), {
   onTap: (sq) => tap(sq),
@@ -46,6 +47,7 @@ async function start() {
   document.documentElement.dataset.theme = theme;
   applyTexts();
   drawLogos();
+  keepOffline();
   updateToolButtons();
   setupControls();
   setupKeyboard();

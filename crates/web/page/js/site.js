@@ -1,0 +1,94 @@
+// The page on the static site (`cargo xtask site`): no server behind it. The API is answered by
+// a worker running the engine in WebAssembly (site/worker.js), and a service worker keeps the
+// site for offline use. Served by `xiangqi serve`, none of this runs.
+
+import { t } from './i18n.js';
+
+/** Whether this page is the static site's (the site's pages say so on their <html>). */
+export const onSite = document.documentElement.dataset.backend === 'worker';
+
+let worker = null;
+const pending = new Map();
+let nextId = 1;
+
+function startWorker() {
+  worker = new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = (event) => {
+    const { id, status, text } = event.data;
+    pending.get(id)?.({ status, text });
+    pending.delete(id);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault?.();
+    stopWorker(500, { error: 'internal', message: `the engine stopped: ${event.message || 'unknown error'}` });
+  };
+}
+
+/** Ends the worker (and whatever it was searching), answering its open requests with `body`. */
+function stopWorker(status, body) {
+  worker?.terminate();
+  worker = null;
+  for (const answer of pending.values()) answer({ status, text: JSON.stringify(body) });
+  pending.clear();
+}
+
+/** Sends one API request to the worker: `{status, text}` as a server would answer. */
+export function siteRequest(method, path, body) {
+  // A laboratory run searches in the worker until it is done: stopping it ends the worker.
+  if (path === '/api/lab/cancel') {
+    const busy = pending.size > 0;
+    if (busy) {
+      stopWorker(422, { error: 'rejected', code: 'cancelled', message: 'the run was cancelled' });
+    }
+    return Promise.resolve({ status: 200, text: JSON.stringify({ cancelled: busy }) });
+  }
+  if (!worker) startWorker();
+  return new Promise((resolve) => {
+    const id = nextId++;
+    pending.set(id, resolve);
+    worker.postMessage({ id, method, path, body });
+  });
+}
+
+/** Keeps the site for offline use, and says so when a new version is ready, with a button that
+ * switches to it (the page reloads with the new version's files, all of them). */
+export function keepOffline() {
+  if (!onSite || !('serviceWorker' in navigator)) return;
+  let updating = false;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (updating) location.reload();
+  });
+  navigator.serviceWorker.register('sw.js').then((registration) => {
+    const offer = () => {
+      if (!registration.waiting || !navigator.serviceWorker.controller) return;
+      announce(() => {
+        updating = true;
+        registration.waiting.postMessage('skip-waiting');
+      });
+    };
+    offer();
+    registration.addEventListener('updatefound', () => {
+      const installing = registration.installing;
+      installing?.addEventListener('statechange', () => {
+        if (installing.state === 'installed') offer();
+      });
+    });
+  }).catch((e) => window.xiangqiErrors?.push(`service worker: ${e.message}`));
+}
+
+/** Shows the bar that offers the new version; `update` switches to it. */
+function announce(update) {
+  if (document.getElementById('update-bar')) return;
+  const bar = document.createElement('div');
+  bar.id = 'update-bar';
+  bar.setAttribute('role', 'status');
+  const text = document.createElement('span');
+  text.textContent = t('updateReady');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'update-now';
+  button.textContent = t('updateNow');
+  button.addEventListener('click', update);
+  bar.append(text, button);
+  document.body.append(bar);
+}

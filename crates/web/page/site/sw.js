@@ -1,0 +1,35 @@
+// The static site's service worker: keeps every file of one version of the site, so that after
+// one visit the site opens and plays without the network. `cargo xtask site` writes the version
+// and the list of files in. A new version is installed beside the old one and waits until the
+// page asks for it (the page announces it); then the old version's files are deleted.
+
+const VERSION = '__VERSION__';
+const FILES = __FILES__;
+const CACHE = `xiangqi-${VERSION}`;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith('xiangqi-') && key !== CACHE) await caches.delete(key);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  if (event.request.method !== 'GET') return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    // A page's query (?lang=en) does not make it another file.
+    const hit = await cache.match(event.request, { ignoreSearch: true });
+    return hit || fetch(event.request);
+  })());
+});
