@@ -46,6 +46,9 @@ mod promises;
 #[path = "browser/study.rs"]
 mod study;
 
+#[path = "browser/pieces.rs"]
+mod pieces;
+
 /// Fails the scenario (closing the browser properly) unless `got == want`.
 fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
     if got != want {

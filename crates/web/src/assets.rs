@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 33] = [
+const FILES: [(&str, &str, &str); 35] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -31,6 +31,16 @@ const FILES: [(&str, &str, &str); 33] = [
         include_str!("../page/js/glyph-paths.js"),
     ),
     ("js/glyphs.js", JS, include_str!("../page/js/glyphs.js")),
+    (
+        "js/pictograms.js",
+        JS,
+        include_str!("../page/js/pictograms.js"),
+    ),
+    (
+        "js/piece-set.js",
+        JS,
+        include_str!("../page/js/piece-set.js"),
+    ),
     ("js/fen.js", JS, include_str!("../page/js/fen.js")),
     ("js/i18n.js", JS, include_str!("../page/js/i18n.js")),
     ("js/sound.js", JS, include_str!("../page/js/sound.js")),

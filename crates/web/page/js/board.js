@@ -1,11 +1,14 @@
 // The board: an SVG drawing of a wooden Xiangqi board with its pieces.
 //
 // Every one of the 90 points has a transparent square on top carrying data-square="e2" (ICCS);
-// those receive clicks, taps and drags. Pieces carry data-piece with their FEN letter.
+// those receive clicks, taps and drags. Pieces carry data-piece with their FEN letter; the
+// drawing carries data-piece-set with the set its pieces are drawn in (piece-set.js).
 
 import { squareName, squareCoords, allSquares, isRed } from './fen.js';
 import { svg as el } from './dom.js';
 import { drawChar } from './glyphs.js';
+import { drawPictogram } from './pictograms.js';
+import { pieceSet, followPieceSet } from './piece-set.js';
 
 const CELL = 100;
 const MARGIN = 104;
@@ -61,6 +64,8 @@ export class Board {
     this.layout();
     container.appendChild(this.svg);
     this.listen();
+    this.svg.dataset.pieceSet = pieceSet();
+    followPieceSet(() => this.redrawPieces());
   }
 
   defs(defs) {
@@ -184,8 +189,17 @@ export class Board {
     el('circle', { r: 45, cy: 3, fill: `url(#${p}-edge)` }, g);
     el('circle', { r: 42, fill: `url(#${p}-face)`, class: 'face' }, g);
     el('circle', { r: 35, class: 'ring' }, g);
-    drawChar(g, GLYPHS[letter] || '?', 0, 1, 'glyph');
+    if (pieceSet() === 'pictograms') drawPictogram(g, letter, 'glyph pictogram');
+    else drawChar(g, GLYPHS[letter] || '?', 0, 1, 'glyph');
     return g;
+  }
+
+  /** Draws every piece again, in the piece set chosen now. */
+  redrawPieces() {
+    this.svg.dataset.pieceSet = pieceSet();
+    for (const node of this.pieceEls.values()) node.remove();
+    this.pieceEls = new Map();
+    this.render({ ...this.state, animate: null });
   }
 
   placePiece(node, sq) {

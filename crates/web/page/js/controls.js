@@ -1,4 +1,5 @@
-// The controls: the buttons, the menus (level, notation), the top bar (language, theme, sound).
+// The controls: the buttons, the menus (level, notation), the top bar (language, theme, piece
+// set, sound).
 
 import { app, shownFen } from './state.js';
 import { api } from './api.js';
@@ -14,6 +15,9 @@ import { setupStudy, step } from './study.js';
 import { setupNewGame, openNewGame } from './new-game.js';
 import { redrawClock } from './clock.js';
 import { settings } from './settings.js';
+import { pieceSet, choosePieceSet } from './piece-set.js';
+import { charIcon } from './glyphs.js';
+import { pictogramIcon } from './pictograms.js';
 import { $ } from './dom.js';
 
 // Calibrated Elo per level, from the server once it answers (the menus work without it).
@@ -118,6 +122,10 @@ export function setupControls() {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
     settings.setTheme(dark ? 'dark' : 'light');
   });
+  $('pieces').addEventListener('click', () => {
+    choosePieceSet(pieceSet() === 'pictograms' ? 'characters' : 'pictograms');
+    updateToolButtons();
+  });
   $('mute').addEventListener('click', () => {
     sound.setMuted(!sound.isMuted());
     updateToolButtons();
@@ -137,6 +145,12 @@ export function setupControls() {
 
 export function updateToolButtons() {
   $('lang').textContent = language() === 'zh' ? 'EN' : '中文';
+  // Like the language's, the piece set's button shows the set it switches to: a chariot.
+  const pictograms = pieceSet() === 'pictograms';
+  const label = pictograms ? t('piecesAsCharacters') : t('piecesAsPictograms');
+  $('pieces').replaceChildren(pictograms ? charIcon('車', 18) : pictogramIcon('r', 18));
+  $('pieces').title = label;
+  $('pieces').setAttribute('aria-label', label);
   const speaker = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
   const waves = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
   const cross = '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';

@@ -3,6 +3,8 @@
 
 import { Board, GLYPHS } from './board.js';
 import { charIcon } from './glyphs.js';
+import { pictogramIcon } from './pictograms.js';
+import { pieceSet, followPieceSet } from './piece-set.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
 import { ClockChoice } from './clock-choice.js';
@@ -31,12 +33,12 @@ export class Editor {
       b.type = 'button';
       b.dataset.tool = letter;
       b.className = letter ? (letter === letter.toUpperCase() ? 'tool red' : 'tool black') : 'tool eraser';
-      // The piece's character from the outlines shipped with the page, like the board's.
-      b.replaceChildren((letter && charIcon(GLYPHS[letter], 26)) || (letter ? GLYPHS[letter] : '✕'));
       b.title = letter || 'erase';
       b.addEventListener('click', () => this.pick(letter));
       palette.appendChild(b);
     }
+    this.drawPalette();
+    followPieceSet(() => this.drawPalette());
     this.turn = document.getElementById('editor-turn');
     this.turn.addEventListener('change', () => this.changed());
     document.getElementById('editor-start').addEventListener('click', () => this.load(START_FEN));
@@ -50,6 +52,17 @@ export class Editor {
     document.getElementById('editor-analyse').addEventListener('click', () => this.play('both'));
     this.clock = new ClockChoice(document.getElementById('editor-clock'), 'editor-tc');
     this.pick('R');
+  }
+
+  /** Draws each piece of the palette in the piece set chosen, like the board's. */
+  drawPalette() {
+    for (const b of document.querySelectorAll('#palette .tool')) {
+      const letter = b.dataset.tool;
+      if (!letter) b.replaceChildren('✕');
+      else if (pieceSet() === 'pictograms') b.replaceChildren(pictogramIcon(letter, 26));
+      // The character from the outlines shipped with the page, or the text where none is.
+      else b.replaceChildren(charIcon(GLYPHS[letter], 26) || GLYPHS[letter]);
+    }
   }
 
   open(fen) {

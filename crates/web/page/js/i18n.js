@@ -20,6 +20,7 @@ const TEXT = {
   zh: {
     updateReady: '新版本已就绪。', updateNow: '更新',
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
+    piecesAsPictograms: '棋子改用图形', piecesAsCharacters: '棋子改用汉字',
     newGame: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转', offerDraw: '求和',
     resign: '认输', review: '复盘', level: '难度', moves: '着法', notation: '记谱法',
     first: '第一步', prev: '上一步', next: '下一步', last: '最新局面', thinking: '引擎思考',
@@ -127,6 +128,7 @@ const TEXT = {
   en: {
     updateReady: 'A new version is ready.', updateNow: 'Update',
     title: 'Xiangqi', games: 'Games', theme: 'Light / dark', sound: 'Sound', board: 'Board',
+    piecesAsPictograms: 'Pieces as pictograms', piecesAsCharacters: 'Pieces as Chinese characters',
     newGame: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip', offerDraw: 'Offer draw',
     resign: 'Resign', review: 'Review', level: 'Level', moves: 'Moves', notation: 'Notation',
     first: 'First move', prev: 'Previous move', next: 'Next move', last: 'Current position',

@@ -8,6 +8,7 @@ const KEYS = {
   notation: 'xiangqi.notation',
   analysis: 'xiangqi.analysis',
   theme: 'xiangqi.theme',
+  pieceSet: 'xiangqi.pieceSet',
   muted: 'xiangqi.muted',
   lang: 'xiangqi.lang',
   game: 'xiangqi.game',
@@ -78,6 +79,9 @@ export const settings = {
   /** 'light', 'dark', or null when never chosen (then the system's preference). */
   theme: () => read('theme'),
   setTheme: (theme) => write('theme', theme),
+  /** How the pieces are drawn: `characters` (the Chinese characters) or `pictograms`. */
+  pieceSet: () => (read('pieceSet') === 'pictograms' ? 'pictograms' : 'characters'),
+  setPieceSet: (set) => write('pieceSet', set),
   muted: () => read('muted') === '1',
   setMuted: (muted) => write('muted', muted ? '1' : '0'),
   /** 'zh', 'en', or null when never chosen. */
