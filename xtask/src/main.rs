@@ -31,6 +31,9 @@ enum Task {
         /// Where to write the module (default: target/wasm/xiangqi.wasm).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Without wasm SIMD (to measure what it brings; the site's module has it).
+        #[arg(long)]
+        no_simd: bool,
     },
     /// Writes the static site (the page with the engine in the browser) into a folder.
     Site {
@@ -42,9 +45,9 @@ enum Task {
 
 fn main() -> Result<()> {
     match Cli::parse().task {
-        Task::Wasm { out } => {
+        Task::Wasm { out, no_simd } => {
             let out = out.unwrap_or_else(|| wasm::build_dir().join("xiangqi.wasm"));
-            wasm::build(&out)?;
+            wasm::build(&out, !no_simd)?;
             println!("{}", out.display());
             Ok(())
         }

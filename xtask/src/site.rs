@@ -40,7 +40,7 @@ pub fn build(out: &Path) -> Result<()> {
     // Every file but the service worker, which lists them: (path in the site, bytes).
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let module = wasm::build_dir().join("xiangqi.wasm");
-    wasm::build(&module)?;
+    wasm::build(&module, true)?;
     files.push(("xiangqi.wasm".into(), fs::read(&module)?));
     for (path, content_type, body) in xiangqi_web::page_files() {
         let body = if content_type == "text/html" {

@@ -36,8 +36,8 @@ pub fn build_dir() -> PathBuf {
     target.join("wasm")
 }
 
-/// Builds the module and copies it to `out`.
-pub fn build(out: &Path) -> Result<()> {
+/// Builds the module (with wasm SIMD if `simd`) and copies it to `out`.
+pub fn build(out: &Path, simd: bool) -> Result<()> {
     let cargo = Path::new(DEBIAN_BIN).join("cargo");
     if !Path::new(STD_SOURCE).is_dir() || !cargo.is_file() {
         bail!(
@@ -46,6 +46,12 @@ pub fn build(out: &Path) -> Result<()> {
         );
     }
     let path = std::env::var("PATH").unwrap_or_default();
+    // Each kind of build has a folder of its own: they differ in the standard library too.
+    let simd_flag = if simd {
+        "-C target-feature=+simd128 "
+    } else {
+        ""
+    };
     let status = Command::new(&cargo)
         .current_dir(workspace())
         // Debian's compiler first, and none of the calling (rustup) cargo's settings.
@@ -55,10 +61,13 @@ pub fn build(out: &Path) -> Result<()> {
         .env_remove("RUSTDOC")
         .env_remove("CARGO")
         .env("RUSTC_BOOTSTRAP", "1")
-        .env("CARGO_TARGET_DIR", build_dir())
+        .env(
+            "CARGO_TARGET_DIR",
+            build_dir().join(if simd { "simd" } else { "plain" }),
+        )
         .env(
             "RUSTFLAGS",
-            format!("-C target-feature=+simd128 -C link-arg=-zstack-size={STACK_BYTES}"),
+            format!("{simd_flag}-C link-arg=-zstack-size={STACK_BYTES}"),
         )
         .args([
             "build",
@@ -77,7 +86,9 @@ pub fn build(out: &Path) -> Result<()> {
     if !status.success() {
         bail!("building the WebAssembly module failed ({status})");
     }
-    let built = build_dir().join("wasm32-unknown-unknown/release/xiangqi_wasm.wasm");
+    let built = build_dir()
+        .join(if simd { "simd" } else { "plain" })
+        .join("wasm32-unknown-unknown/release/xiangqi_wasm.wasm");
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot make {}", parent.display()))?;

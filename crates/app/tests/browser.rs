@@ -46,6 +46,12 @@ mod promises;
 #[path = "browser/study.rs"]
 mod study;
 
+#[path = "browser/site.rs"]
+mod site;
+
+#[path = "browser/speed.rs"]
+mod speed;
+
 #[path = "browser/pieces.rs"]
 mod pieces;
 

@@ -44,12 +44,24 @@ pub extern "C" fn xq_input(len: usize) -> usize {
 #[no_mangle]
 pub extern "C" fn xq_call() -> usize {
     host::install_clock();
+    report_panics();
     let request = INPUT.with_borrow(|input| input.clone());
     let answer = SESSION.with_borrow_mut(|session| session.answer(&request, &mut host::emit));
     OUTPUT.with_borrow_mut(|output| {
         *output = answer.into_bytes();
         output.len()
     })
+}
+
+/// Hands a panic's message to the host as a report `{"panic": "…"}` before the module stops
+/// (a browser build aborts on a panic), so that the worker can say what went wrong.
+fn report_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            host::emit(&serde_json::json!({ "panic": info.to_string() }).to_string());
+        }));
+    });
 }
 
 /// Where the answer of the last [`xq_call`] starts in the module's memory.

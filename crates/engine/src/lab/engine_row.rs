@@ -53,8 +53,13 @@ pub(super) fn run(pos: &Position, settings: &Settings) -> Report {
         move_overhead: Duration::ZERO,
         ..EngineOptions::default()
     });
+    // The engine keeps the laboratory's deadline itself too: a browser build searches inside
+    // `start`, where nothing polls it.
     let limits = Limits {
         depth: Some(settings.depth),
+        movetime: settings
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now())),
         ..Limits::default()
     };
     let (done, result) = mpsc::channel();
@@ -69,6 +74,10 @@ pub(super) fn run(pos: &Position, settings: &Settings) -> Report {
     );
     let mut stopped = false;
     let result = loop {
+        // A browser build has no timed wait, and its search is over when `start` returns.
+        if let Ok(result) = result.try_recv() {
+            break Some(result);
+        }
         match result.recv_timeout(POLL) {
             Ok(result) => break Some(result),
             Err(RecvTimeoutError::Timeout) => {

@@ -7,6 +7,13 @@ import { instantiate } from './xiangqi-module.js';
 
 /** The module, instantiated once; again after it has failed (a panic ends the instance). */
 let engine = null;
+/** What the module said as it panicked, if it did. */
+let panicked = null;
+
+function report(text) {
+  const message = JSON.parse(text);
+  if (message.panic) panicked = message.panic;
+}
 
 function load() {
   engine = fetch(new URL('xiangqi.wasm', import.meta.url))
@@ -14,7 +21,7 @@ function load() {
       if (!response.ok) throw new Error(`xiangqi.wasm: HTTP ${response.status}`);
       return response.arrayBuffer();
     })
-    .then((bytes) => instantiate(bytes));
+    .then((bytes) => instantiate(bytes, report));
   return engine;
 }
 
@@ -42,6 +49,7 @@ self.onmessage = async (event) => {
   } catch (e) {
     // The module trapped (a bug): its state is lost; the next request starts a new one.
     engine = null;
-    self.postMessage({ id, status: 500, text: failure(`the engine failed: ${e.message}`) });
+    self.postMessage({ id, status: 500, text: failure(`the engine failed: ${panicked || e.message}`) });
+    panicked = null;
   }
 };

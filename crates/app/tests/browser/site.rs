@@ -1,0 +1,213 @@
+//! The static site (`cargo xtask site`): built, served by a plain static file server (Python's
+//! `http.server`), loaded; the search laboratory searches in the page's worker; with the server
+//! stopped the site still opens and searches (its service worker kept it); a new version is
+//! announced and taken only when asked for.
+
+use super::{
+    browser_or_skip, connect, expect, free_port, runtime, start_driver, Page, Process, TempDir,
+    ONE_AT_A_TIME, WAIT,
+};
+use anyhow::{bail, Context, Result};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn the_static_site_works_offline_and_updates_when_asked() {
+    let Some((driver, chrome)) = browser_or_skip() else {
+        return;
+    };
+    let site = TempDir::new("site");
+    if !build_site(&site.0) {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let profile = TempDir::new("site-profile");
+    let shots = TempDir::new("site-files");
+    let run = async {
+        let port = free_port();
+        let server = serve(&site.0, port)?;
+        let (_driver, driver_port) = start_driver(&driver)?;
+        let client = connect(driver_port, &chrome, &profile.0).await?;
+        let page = Page {
+            client: client.clone(),
+            shots: shots.0.clone(),
+        };
+        let result = scenario(&page, &site.0, port, server).await;
+        let _ = client.close().await;
+        result
+    };
+    runtime()
+        .block_on(run)
+        .unwrap_or_else(|e| panic!("the static site: {e:#}"));
+}
+
+/// Builds the site with `cargo xtask site`; `false` (with a note) where the WebAssembly
+/// toolchain is missing, a failure under CI.
+fn build_site(out: &Path) -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let output = Command::new(env!("CARGO"))
+        .current_dir(&root)
+        .args(["xtask", "site", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .output()
+        .expect("running cargo xtask site");
+    if output.status.success() {
+        return true;
+    }
+    let error = String::from_utf8_lossy(&output.stderr);
+    if error.contains("toolchain is missing") && std::env::var_os("CI").is_none() {
+        eprintln!(
+            "note: skipping the static site's browser test: {}",
+            error.trim()
+        );
+        return false;
+    }
+    panic!("cargo xtask site failed:\n{error}");
+}
+
+/// A plain static file server on `port`, serving `dir`.
+pub fn serve(dir: &Path, port: u16) -> Result<Process> {
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting python3 -m http.server")?;
+    let process = Process(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            bail!("the static file server did not start listening");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(process)
+}
+
+/// Runs the laboratory at depth 2 and waits for its rows: the searches ran in the worker.
+async fn lab_run(page: &Page) -> Result<()> {
+    page.until("the lab page", "document.body.dataset.ready === '1'")
+        .await?;
+    page.js("document.getElementById('lab-depth').value = '2'; return true;")
+        .await?;
+    page.click("#lab-run").await?;
+    if let Err(e) = page
+        .until(
+            "the lab's rows",
+            "document.querySelectorAll('#lab-table tbody tr').length === 8",
+        )
+        .await
+    {
+        let text = page
+            .js("return document.body.innerText.slice(0, 2000);")
+            .await?;
+        bail!("{e}; the page says {text}");
+    }
+    let minimax = page
+        .text("#lab-table tbody tr[data-algorithm='minimax'] td:nth-child(2)")
+        .await?;
+    // The server's count: the root, its 44 children and perft(2) = 1,920 leaves.
+    expect(
+        "minimax's nodes at depth 2",
+        minimax.replace([',', '.', ' '], ""),
+        "1965".into(),
+    )
+}
+
+async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Result<()> {
+    let base = format!("http://127.0.0.1:{port}");
+    page.client.set_window_size(1280, 900).await?;
+    page.client
+        .goto(&format!("{base}/lab.html?lang=en"))
+        .await?;
+    lab_run(page).await?;
+    page.until(
+        "the service worker in charge, the site kept",
+        "navigator.serviceWorker.controller !== null",
+    )
+    .await?;
+    // Offline: the files come from the service worker's cache.
+    drop(server);
+    page.client
+        .goto(&format!("{base}/lab.html?lang=en"))
+        .await?;
+    lab_run(page).await?;
+    page.client.goto(&format!("{base}/")).await?;
+    page.until(
+        "the main page, offline",
+        "document.getElementById('board') !== null",
+    )
+    .await?;
+    let manifest = page
+        .client
+        .execute_async(
+            "const done = arguments[0];
+             fetch('manifest.webmanifest').then((r) => r.json())
+               .then(async (m) => done(await Promise.all(m.icons.map((i) => fetch(i.src).then((r) => r.status)))))
+               .catch((e) => done(String(e)));",
+            vec![],
+        )
+        .await?;
+    expect(
+        "the manifest's icons, offline",
+        manifest,
+        serde_json::json!([200, 200, 200]),
+    )?;
+    // A new version: the server is back with another service worker. It is announced, and
+    // taken only when the person asks.
+    let sw = site.join("sw.js");
+    let old = std::fs::read_to_string(&sw)?;
+    let Some(version) = old
+        .lines()
+        .find_map(|l| l.strip_prefix("const VERSION = '")?.strip_suffix("';"))
+    else {
+        bail!("sw.js names no version");
+    };
+    std::fs::write(&sw, old.replace(version, "next-version"))?;
+    let _server = serve(site, port)?;
+    page.client
+        .goto(&format!("{base}/lab.html?lang=en"))
+        .await?;
+    page.until("the lab page", "document.body.dataset.ready === '1'")
+        .await?;
+    page.js("navigator.serviceWorker.getRegistration().then((r) => r.update()); return true;")
+        .await?;
+    page.until(
+        "the new version announced",
+        "document.getElementById('update-now') !== null",
+    )
+    .await?;
+    let before = Instant::now();
+    page.click("#update-now").await?;
+    loop {
+        let caches = page
+            .client
+            .execute_async("caches.keys().then(arguments[0]);", vec![])
+            .await
+            .unwrap_or_default();
+        if caches == serde_json::json!(["xiangqi-next-version"]) {
+            break;
+        }
+        if before.elapsed() > WAIT {
+            bail!("after the update the caches are {caches}, not the new version's alone");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    lab_run(page).await
+}
