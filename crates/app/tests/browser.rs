@@ -167,6 +167,15 @@ async fn connect(port: u16, chrome: &Path, profile: &Path) -> Result<Client> {
             ],
         }),
     );
+    // Extra switches for a measurement (`XIANGQI_CHROME_ARGS="--js-flags=…"`).
+    if let Some(extra) = std::env::var_os("XIANGQI_CHROME_ARGS") {
+        let args = caps["goog:chromeOptions"]["args"]
+            .as_array_mut()
+            .expect("args");
+        for arg in extra.to_string_lossy().split_whitespace() {
+            args.push(json!(arg));
+        }
+    }
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     Ok(ClientBuilder::new(connector)
         .capabilities(caps)

@@ -2,7 +2,8 @@
 //! server's, for the requests a page in the browser sends to its own worker.
 //!
 //! So far it answers what needs no stored game: the difficulty levels, a FEN checked, the
-//! opening book, and the search laboratory. A laboratory run searches on the caller's thread
+//! opening book, and the search laboratory; the games' routes say that games are not kept here
+//! yet. A laboratory run searches on the caller's thread
 //! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
 //! `cancel` has nothing to stop here.
 
@@ -62,6 +63,11 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
             _,
             "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel",
         ) => Err(ApiError::MethodNotAllowed),
+        (_, route) if route == "games" || route.starts_with("games/") => Err(ApiError::NotFound(
+            "games are not kept in the browser yet: play them with `xiangqi serve`; the \
+                 search laboratory (lab.html) works here"
+                .into(),
+        )),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
 }

@@ -16,8 +16,15 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-/// How many times each bench runs (after one untimed round, while the browser compiles).
+/// How many times each bench runs (after one untimed round, while the browser compiles), unless
+/// `XIANGQI_ROUNDS` says.
 const ROUNDS: u32 = 3;
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
 
 #[test]
 #[ignore = "a measurement: run it by hand on an idle machine"]
@@ -63,6 +70,10 @@ fn bench_in_chromium_against_native() {
             .unwrap_or_default()
             .to_owned()
     };
+    let rounds: u32 = std::env::var("XIANGQI_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
     let run = async {
         let port = free_port();
         let _server = serve(&dir.0, port)?;
@@ -70,43 +81,55 @@ fn bench_in_chromium_against_native() {
         let profile = TempDir::new("speed-profile");
         let client = connect(driver_port, &chrome, &profile.0).await?;
         client.goto(&format!("http://127.0.0.1:{port}/")).await?;
+        // Each module once, kept in the page (and warmed up by one untimed bench each).
+        let setup = "const done = arguments[0];
+             import('./xiangqi-module.js').then(async ({ instantiate }) => {
+               window.engines = {};
+               for (const name of ['simd', 'plain']) {
+                 const response = await fetch(`${name}.wasm`);
+                 if (!response.ok) continue;
+                 const call = await instantiate(await response.arrayBuffer());
+                 call({ cmd: 'bench', network: true });
+                 call({ cmd: 'bench', network: false });
+                 window.engines[name] = call;
+               }
+               done(Object.keys(window.engines));
+             }).catch((e) => done(String(e)));";
+        let names = client.execute_async(setup, vec![]).await?;
+        let names: Vec<String> = serde_json::from_value(names).context("the modules")?;
         for (label, network) in [("network", true), ("hand-made", false)] {
-            for _ in 0..ROUNDS {
-                let flag: &[&str] = if network { &[] } else { &["--hand-made"] };
-                println!("native {label}: {}", native(flag));
-            }
-            for name in ["simd", "plain"] {
-                if !dir.0.join(format!("{name}.wasm")).is_file() {
-                    continue;
-                }
-                let script = format!(
-                    "const done = arguments[0];
-                     import('./xiangqi-module.js').then(async ({{ instantiate }}) => {{
-                       const bytes = await (await fetch('{name}.wasm')).arrayBuffer();
-                       const call = await instantiate(bytes);
-                       const request = {{ cmd: 'bench', network: {network} }};
-                       call(request);
-                       const runs = [];
-                       for (let i = 0; i < {ROUNDS}; i++) runs.push(call(request));
-                       done(runs);
-                     }}).catch((e) => done(String(e)));"
-                );
-                let runs = client.execute_async(&script, vec![]).await?;
-                let runs = runs.as_array().context("bench answers")?.clone();
-                for r in &runs {
-                    println!(
-                        "chromium {name} {label}: {} nodes {} nps",
-                        r["nodes"], r["nps"]
+            let flag: &[&str] = if network { &[] } else { &["--hand-made"] };
+            let mut speeds: Vec<(String, Vec<f64>)> = vec![("native".into(), Vec::new())];
+            speeds.extend(names.iter().map(|n| (format!("chromium {n}"), Vec::new())));
+            // Interleaved, so that a machine that slows down slows each kind alike.
+            for _ in 0..rounds {
+                let line = native(flag);
+                let mut words = line.split_whitespace();
+                let nodes: u64 = words.next().unwrap_or("0").parse()?;
+                let nps: f64 = words.nth(1).unwrap_or("0").parse()?;
+                speeds[0].1.push(nps);
+                for (i, name) in names.iter().enumerate() {
+                    let script = format!(
+                        "return window.engines['{name}']({{ cmd: 'bench', network: {network} }});"
                     );
+                    let result: Value = client.execute(&script, vec![]).await?;
+                    expect(
+                        "the module's node count",
+                        result["nodes"].as_u64(),
+                        Some(nodes),
+                    )?;
+                    speeds[i + 1].1.push(result["nps"].as_f64().context("nps")?);
                 }
-                let nodes: Vec<Value> = runs.iter().map(|r| r["nodes"].clone()).collect();
-                let want = native(if network { &[] } else { &["--hand-made"] });
-                let want: u64 = want.split_whitespace().next().unwrap_or("0").parse()?;
-                expect(
-                    "the module's node counts",
-                    nodes,
-                    vec![Value::from(want); runs.len()],
-                )?;
+            }
+            let native_median = median(&speeds[0].1);
+            for (name, values) in &speeds {
+                println!(
+                    "{label} {name}: median {:.0} nps ({:.0}–{:.0}), {:.0} % of native",
+                    median(values),
+                    values.iter().cloned().fold(f64::INFINITY, f64::min),
+                    values.iter().cloned().fold(0.0, f64::max),
+                    100.0 * median(values) / native_median
+                );
             }
         }
         let _ = client.close().await;
