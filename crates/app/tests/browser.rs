@@ -134,6 +134,18 @@ fn start_server(data_dir: &Path, port: Option<u16>) -> Result<(Process, String)>
     Ok((process, url))
 }
 
+/// Waits until something listens on `port` (`what`, for the error).
+fn wait_for_port(port: u16, what: &str) -> Result<()> {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            bail!("{what} did not start listening");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(())
+}
+
 fn start_driver(driver: &Path) -> Result<(Process, u16)> {
     let port = free_port();
     let child = Command::new(driver)
@@ -143,13 +155,7 @@ fn start_driver(driver: &Path) -> Result<(Process, u16)> {
         .spawn()
         .context("starting chromedriver")?;
     let process = Process(child);
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if start.elapsed() > Duration::from_secs(20) {
-            bail!("chromedriver did not start listening");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_port(port, "chromedriver")?;
     Ok((process, port))
 }
 

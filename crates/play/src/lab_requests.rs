@@ -283,3 +283,18 @@ impl Job {
 pub fn eval(body: &FenBody) -> Result<EvalView, ApiError> {
     Ok(lab_view::eval(&parse_fen(&body.fen)?))
 }
+
+/// `POST /api/lab/cancel`: the page whose run to stop.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelBody {
+    /// The page's token.
+    pub client: String,
+}
+
+/// The answer to a cancel.
+#[derive(Serialize)]
+pub struct Cancelled {
+    /// Whether a run of that page was going on.
+    pub cancelled: bool,
+}

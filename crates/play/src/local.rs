@@ -8,10 +8,10 @@
 //! `cancel` has nothing to stop here.
 
 use crate::error::{ApiError, BODY_LIMIT};
-use crate::lab_requests::{self, check_client, RunBody, MAX_TREE_DEPTH};
+use crate::lab_requests::{self, check_client, CancelBody, Cancelled, RunBody, MAX_TREE_DEPTH};
 use crate::positions::{self, FenBody};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// An answer: the HTTP status the server would give and its JSON body.
 pub struct Answer {
@@ -57,6 +57,7 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
         ("POST", "lab/cancel") => {
             let body = read::<CancelBody>(body)?;
             check_client(Some(body.client))?;
+            // Nothing runs beside this request that could be stopped.
             json(&Cancelled { cancelled: false })
         }
         (
@@ -70,19 +71,6 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
         )),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
-}
-
-/// `lab/cancel`'s body.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CancelBody {
-    client: String,
-}
-
-/// `lab/cancel`'s answer: nothing runs beside the request that could be stopped.
-#[derive(Serialize)]
-struct Cancelled {
-    cancelled: bool,
 }
 
 /// A JSON body, or the error the server gives for one it cannot read.

@@ -25,13 +25,13 @@ use super::state::AppState;
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use xiangqi_engine::lab::Settings;
 use xiangqi_play::error::ApiError;
 use xiangqi_play::lab_requests::{
-    self, check_client, Info, Job, RunBody, RunView, TreesView, MAX_TREE_DEPTH,
+    self, check_client, CancelBody, Cancelled, Info, Job, RunBody, RunView, TreesView,
+    MAX_TREE_DEPTH,
 };
 use xiangqi_play::lab_view::EvalView;
 use xiangqi_play::positions::FenBody;
@@ -104,18 +104,6 @@ async fn tree(
 
 async fn eval(ApiJson(body): ApiJson<FenBody>) -> Result<Json<EvalView>, ApiError> {
     lab_requests::eval(&body).map(Json)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CancelBody {
-    client: String,
-}
-
-#[derive(Serialize)]
-struct Cancelled {
-    /// Whether a run of that page was going on.
-    cancelled: bool,
 }
 
 async fn cancel(

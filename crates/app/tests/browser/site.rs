@@ -4,11 +4,10 @@
 //! announced and taken only when asked for.
 
 use super::{
-    browser_or_skip, connect, expect, free_port, runtime, start_driver, Page, Process, TempDir,
-    ONE_AT_A_TIME, WAIT,
+    browser_or_skip, connect, expect, free_port, runtime, start_driver, wait_for_port, Page,
+    Process, TempDir, ONE_AT_A_TIME, WAIT,
 };
 use anyhow::{bail, Context, Result};
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -90,13 +89,7 @@ pub fn serve(dir: &Path, port: u16) -> Result<Process> {
         .spawn()
         .context("starting python3 -m http.server")?;
     let process = Process(child);
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if start.elapsed() > Duration::from_secs(20) {
-            bail!("the static file server did not start listening");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_port(port, "the static file server")?;
     Ok(process)
 }
 
