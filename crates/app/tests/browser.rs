@@ -992,6 +992,37 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
     )
     .await?;
     page.debug_shot("lab.png").await?;
+    // Stopped at once, a run says so and frees the form.
+    page.js("document.getElementById('lab-depth').value = '4'; return true;")
+        .await?;
+    page.click("#lab-run").await?;
+    page.until(
+        "the run going",
+        "!document.getElementById('lab-cancel').disabled",
+    )
+    .await?;
+    page.click("#lab-cancel").await?;
+    page.until(
+        "the run stopped, and said",
+        "document.getElementById('lab-status').textContent === 'Stopped.' \
+         && document.getElementById('lab-cancel').disabled",
+    )
+    .await?;
+    // Another position: the small board and the evaluation show it, the old results go.
+    page.js(
+        "const source = document.getElementById('lab-source'); source.value = 'fen'; \
+         source.dispatchEvent(new Event('change')); \
+         const fen = document.getElementById('lab-fen'); \
+         fen.value = '3k5/9/9/9/9/9/9/9/4A4/3AKR3 w - - 0 1'; \
+         fen.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    page.until(
+        "the new position on the small board, the old results gone",
+        "document.querySelectorAll('#lab-board [data-piece]').length === 5 \
+         && document.querySelectorAll('#lab-table tbody tr').length === 0",
+    )
+    .await?;
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect(
         "script errors on the lab page",

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use xiangqi::Position;
-use xiangqi_engine::lab::{self, Algorithm, Evaluation, Settings};
+use xiangqi_engine::lab::{self, Algorithm, Evaluation, Report, Settings};
 
 /// Longest a run (all its algorithms together) or a tree may search.
 pub const TIME_LIMIT: Duration = Duration::from_secs(30);
@@ -209,6 +209,20 @@ pub struct RunView {
     rows: Vec<RowView>,
 }
 
+/// Why a search did not finish: the laboratory's node limit, its time limit (for the whole
+/// run), or a stop; `None` if it finished.
+fn stop_reason(report: &Report) -> Option<&'static str> {
+    if report.finished() {
+        None
+    } else if report.stats.nodes >= NODE_LIMIT {
+        Some("node_limit")
+    } else if report.time >= TIME_LIMIT {
+        Some("time_limit")
+    } else {
+        Some("stopped")
+    }
+}
+
 /// Runs every algorithm of `job` with `settings`: one row each.
 pub fn run(job: &Job, settings: &Settings) -> RunView {
     let rows = job
@@ -217,7 +231,7 @@ pub fn run(job: &Job, settings: &Settings) -> RunView {
         .map(|&algorithm| {
             let report =
                 lab::run(algorithm, &job.pos, settings).expect("the settings were checked");
-            lab_view::row(&job.pos, &report)
+            lab_view::row(&job.pos, &report).stopped_by(stop_reason(&report))
         })
         .collect();
     let branching = job.pos.legal_moves().len() as u64;
@@ -297,4 +311,32 @@ pub struct CancelBody {
 pub struct Cancelled {
     /// Whether a run of that page was going on.
     pub cancelled: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_engine::lab::Stats;
+
+    fn report(nodes: u64, time: Duration) -> Report {
+        Report {
+            algorithm: Algorithm::Minimax,
+            depth: 4,
+            evaluation: Evaluation::Simple,
+            stats: Stats {
+                nodes,
+                ..Stats::default()
+            },
+            time,
+            outcome: None,
+        }
+    }
+
+    #[test]
+    fn an_unfinished_row_says_which_limit_stopped_it() {
+        let second = Duration::from_secs(1);
+        assert_eq!(stop_reason(&report(NODE_LIMIT, second)), Some("node_limit"));
+        assert_eq!(stop_reason(&report(1_000, TIME_LIMIT)), Some("time_limit"));
+        assert_eq!(stop_reason(&report(1_000, second)), Some("stopped"));
+    }
 }

@@ -26,6 +26,8 @@ pub struct RowView {
     best: Option<MoveView>,
     pv: Vec<String>,
     pv_chinese: Vec<String>,
+    /// Why an unfinished search stopped: `node_limit`, `time_limit` or `stopped`.
+    stopped_by: Option<&'static str>,
 }
 
 /// A move in both notations.
@@ -65,6 +67,17 @@ pub fn row(root: &Position, report: &Report) -> RowView {
         best: report.best_move().map(|m| move_view(root, m)),
         pv,
         pv_chinese,
+        stopped_by: None,
+    }
+}
+
+impl RowView {
+    /// The row with why its search did not finish (`node_limit`, `time_limit`, `stopped`).
+    pub fn stopped_by(self, reason: Option<&'static str>) -> RowView {
+        RowView {
+            stopped_by: reason,
+            ..self
+        }
     }
 }
 

@@ -20,7 +20,7 @@ window.addEventListener('unhandledrejection', (e) => window.xiangqiErrors.push(S
 /** This page's name for the server: its next run, or leaving, stops the one before. */
 const client = `lab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 const gameFen = new URLSearchParams(location.search).get('fen');
-const lab = { info: null, run: null, trees: null, fen: START_FEN, busy: false };
+const lab = { info: null, run: null, trees: null, fen: START_FEN, busy: false, searches: 0 };
 const board = new Board($('lab-board'), { secondary: true, label: 'board' });
 
 function status(text, kind = '') {
@@ -75,18 +75,32 @@ async function run() {
   }
   const fen = chosenFen();
   const body = { fen, depth: Number($('lab-depth').value), algorithms, evaluation: $('lab-eval').value, client };
+  await searching(() => request('POST', '/api/lab/run', body), (answer) => {
+    lab.run = answer;
+    lab.fen = lab.run.fen;
+    drawRun();
+    loadEval(lab.fen);
+  });
+}
+
+/** Runs one search request of the page: the form is busy meanwhile. A newer request, or Stop,
+ * cancels it (the server answers it with `cancelled`); only the newest request's end touches
+ * the page, so a cancelled one neither clears the newer one's "Searching…" nor frees its Stop. */
+async function searching(send, show) {
+  const mine = ++lab.searches;
   setBusy(true);
   status(t('labRunning'));
   try {
-    lab.run = await request('POST', '/api/lab/run', body);
-    lab.fen = lab.run.fen;
-    drawRun();
+    const answer = await send();
+    if (mine !== lab.searches) return;
+    show(answer);
     status('');
-    loadEval(lab.fen);
   } catch (e) {
-    failed(e);
+    if (mine !== lab.searches) return;
+    if (e.code === 'cancelled') status(t('labStopped'));
+    else failed(e);
   } finally {
-    setBusy(false);
+    if (mine === lab.searches) setBusy(false);
   }
 }
 
@@ -101,6 +115,13 @@ function count(n) {
   return n == null ? '–' : n.toLocaleString();
 }
 
+/** Why a row has no value: the laboratory's limit it reached, or a stop. */
+function unfinished(reason) {
+  if (reason === 'node_limit') return t('labLimitNodes', lab.info.node_limit.toLocaleString());
+  if (reason === 'time_limit') return t('labLimitTime', lab.info.time_limit_s);
+  return t('labUnfinished');
+}
+
 function drawRun() {
   const body = $('lab-table').tBodies[0];
   body.replaceChildren();
@@ -113,23 +134,27 @@ function drawRun() {
     cell(tr, r.cutoffs == null ? '–' : `${count(r.cutoffs)} (${count(r.first_move_cutoffs)})`, 'num');
     cell(tr, count(r.table_hits), 'num');
     cell(tr, `${(r.time_us / 1000).toFixed(1)} ms`, 'num');
-    cell(tr, r.finished ? showValue(r.value) : t('labUnfinished'), 'num');
+    cell(tr, r.finished ? showValue(r.value) : unfinished(r.stopped_by), 'num');
     cell(tr, r.best ? `${r.best.chinese} ${r.best.iccs}` : '–');
     cell(tr, r.pv_chinese.join(' '), 'lab-pv');
     body.append(tr);
   }
-  $('lab-minimal').textContent = t('labMinimal', lab.run.depth, Number(lab.run.minimal_tree).toLocaleString());
+  $('lab-minimal').textContent = t('labMinimal', lab.run.depth, BigInt(lab.run.minimal_tree).toLocaleString());
   drawCharts($('lab-chart'), lab.run.rows);
 }
 
+/** Shows both evaluations of `fen` taken apart; false (and the reason shown) if the server
+ * refused the FEN. */
 async function loadEval(fen) {
   try {
     const view = await request('POST', '/api/lab/eval', { fen });
     drawEval($('lab-eval-engine'), t('labEvalEngine'), view.engine);
     drawEval($('lab-eval-simple'), t('labEvalSimple'), view.simple);
     $('lab-eval-network').textContent = t('labNetworkTotal', view.network.units, view.network.total);
+    return true;
   } catch (e) {
     failed(e);
+    return false;
   }
 }
 
@@ -166,10 +191,8 @@ async function buildTrees() {
   const algorithms = [$('lab-tree-left').value, $('lab-tree-right').value];
   const fen = chosenFen();
   const body = { fen, depth: Number($('lab-tree-depth').value), algorithms, evaluation: $('lab-eval').value, client };
-  setBusy(true);
-  status(t('labRunning'));
-  try {
-    lab.trees = await request('POST', '/api/lab/tree', body);
+  await searching(() => request('POST', '/api/lab/tree', body), (answer) => {
+    lab.trees = answer;
     setInfinite(lab.trees.infinite);
     lab.fen = lab.trees.fen;
     const [a, b] = lab.trees.trees;
@@ -177,12 +200,23 @@ async function buildTrees() {
     if (b) drawTree($('lab-tree-b'), b, pick);
     else $('lab-tree-b').replaceChildren();
     pick([]);
-    status('');
-  } catch (e) {
-    failed(e);
-  } finally {
-    setBusy(false);
-  }
+  });
+}
+
+/** Another position was chosen: once the server has taken its FEN, the small board and the
+ * evaluation show it, and the old position's results are cleared (they belong to it). */
+async function positionChosen() {
+  const fen = chosenFen();
+  if (fen === lab.fen || !(await loadEval(fen))) return;
+  lab.fen = fen;
+  lab.run = null;
+  lab.trees = null;
+  $('lab-table').tBodies[0].replaceChildren();
+  $('lab-minimal').textContent = '';
+  $('lab-chart').replaceChildren();
+  $('lab-tree-a').replaceChildren();
+  $('lab-tree-b').replaceChildren();
+  pick([]);
 }
 
 /** Shows the position after `path` (moves in ICCS from the tree's root) on the small board. */
@@ -247,7 +281,11 @@ async function start() {
   if (!gameFen) $('lab-source').querySelector('option[value="game"]').remove();
   $('lab-source').value = gameFen ? 'game' : 'start';
   syncSource();
-  $('lab-source').addEventListener('change', syncSource);
+  $('lab-source').addEventListener('change', () => {
+    syncSource();
+    positionChosen();
+  });
+  $('lab-fen').addEventListener('change', positionChosen);
   $('lab-run').addEventListener('click', run);
   $('lab-tree-run').addEventListener('click', buildTrees);
   $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
@@ -255,6 +293,7 @@ async function start() {
   addEventListener('pagehide', () => {
     if (lab.busy && !onSite) navigator.sendBeacon?.('/api/lab/cancel', new Blob([JSON.stringify({ client })], { type: 'application/json' }));
   });
+  lab.fen = chosenFen();
   pick([]);
   keepOffline();
   try {
