@@ -991,6 +991,12 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
         "document.querySelectorAll('#lab-board [data-piece]').length >= 31",
     )
     .await?;
+    let note = page.text("#lab-eval-simple .lab-note-row td").await?;
+    expect(
+        "the simple evaluation's word on its attack term",
+        note.starts_with("attack: a tenth"),
+        true,
+    )?;
     page.debug_shot("lab.png").await?;
     // Stopped at once, a run says so and frees the form.
     page.js("document.getElementById('lab-depth').value = '4'; return true;")

@@ -61,7 +61,7 @@ const TEXT = {
     labEngineTotal: (phase, full, scale, tempo, total) => `阶段 ${phase}/${full}，缩放 ${scale}/64，先手 ${tempo}：走棋方总分 ${total}`,
     labSimpleTotal: (total) => `走棋方总分 ${total}`,
     labNetworkTotal: (units, total) => `神经网络评估（内置网络，每方 ${units} 个单元；网络没有分项）：走棋方总分 ${total}`, labMinimal: (d, n) => `深度 ${d} 的最小树（Knuth–Moore）：${n} 个叶子`,
-    labPickOne: '请至少选一个算法', labRunning: '搜索中…', labStopped: '已停止。', labLimitNodes: (n) => `未完成（${n} 节点上限）`, labLimitTime: (s) => `未完成（${s} 秒上限）`, labSum: '合计', labUnfinished: '未完成',
+    labPickOne: '请至少选一个算法', labRunning: '搜索中…', labStopped: '已停止。', labAttackNote: '攻击力：被攻击棋子价值的十分之一计给走棋方，百分之一计给另一方（它不能先吃），所以对称的局面里两边也不相等：这是走棋方的先手之利。', labLimitNodes: (n) => `未完成（${n} 节点上限）`, labLimitTime: (s) => `未完成（${s} 秒上限）`, labSum: '合计', labUnfinished: '未完成',
     labTerm: '项', labDiff: '红−黑', lab: '搜索实验室',
     codes: {
       empty: '那里没有棋子', not_your_piece: '那不是你的棋子', own_piece: '不能吃自己的棋子',
@@ -170,7 +170,7 @@ const TEXT = {
     labEngineTotal: (phase, full, scale, tempo, total) => `phase ${phase}/${full}, scale ${scale}/64, tempo ${tempo}: total for the side to move ${total}`,
     labSimpleTotal: (total) => `total for the side to move ${total}`,
     labNetworkTotal: (units, total) => `the network (built in, ${units} units a side; a network has no terms): total for the side to move ${total}`, labMinimal: (d, n) => `Knuth and Moore's minimal tree at depth ${d}: ${n} leaves`,
-    labPickOne: 'Choose at least one algorithm', labRunning: 'Searching…', labStopped: 'Stopped.', labLimitNodes: (n) => `unfinished (the ${n}-node limit)`, labLimitTime: (s) => `unfinished (the ${s} s limit)`, labSum: 'sum', labUnfinished: 'unfinished',
+    labPickOne: 'Choose at least one algorithm', labRunning: 'Searching…', labStopped: 'Stopped.', labAttackNote: 'attack: a tenth of each attacked piece\'s value for the side to move, a hundredth for the other side (it cannot take first), so even a symmetric position scores the two sides differently: it is the move\'s bonus.', labLimitNodes: (n) => `unfinished (the ${n}-node limit)`, labLimitTime: (s) => `unfinished (the ${s} s limit)`, labSum: 'sum', labUnfinished: 'unfinished',
     labTerm: 'term', labDiff: 'red−black', lab: 'Search lab',
     codes: {
       empty: 'there is no piece there', not_your_piece: 'that is not your piece',

@@ -185,6 +185,15 @@ function drawEval(table, title, ev) {
     ? t('labEngineTotal', ev.phase[0], ev.phase[1], ev.phase[2], ev.phase[3], ev.total)
     : t('labSimpleTotal', ev.total);
   total.append(td);
+  if (!ev.phase && ev.terms.some((term) => term.name === 'attack')) {
+    // The simple evaluation's attack term is lopsided by design: say why.
+    const note = body.insertRow();
+    note.className = 'lab-note-row';
+    const text = document.createElement('td');
+    text.colSpan = 4;
+    text.textContent = t('labAttackNote');
+    note.append(text);
+  }
 }
 
 async function buildTrees() {
