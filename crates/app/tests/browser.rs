@@ -998,6 +998,27 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
         true,
     )?;
     page.debug_shot("lab.png").await?;
+    // On a phone the small board stays in sight when a row far down the trees is tapped.
+    page.client.set_window_size(390, 844).await?;
+    page.js(
+        "const rows = document.querySelectorAll('#lab-tree-b > .lab-tree > li > .lab-node'); \
+         rows[rows.length - 1].scrollIntoView({ block: 'center' }); return true;",
+    )
+    .await?;
+    page.click("#lab-tree-b > .lab-tree > li:last-child > .lab-node")
+        .await?;
+    let seen = page
+        .js(
+            "const r = document.getElementById('lab-board').getBoundingClientRect(); \
+             return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;",
+        )
+        .await?;
+    expect(
+        "the small board in sight on a phone",
+        seen,
+        Value::Bool(true),
+    )?;
+    page.client.set_window_size(1280, 900).await?;
     // Stopped at once, a run says so and frees the form.
     page.js("document.getElementById('lab-depth').value = '4'; return true;")
         .await?;
