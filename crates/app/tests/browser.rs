@@ -991,6 +991,16 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
         "document.querySelectorAll('#lab-board [data-piece]').length >= 31",
     )
     .await?;
+    let described = page
+        .js(
+            "const dd = [...document.querySelectorAll('#lab-about-list dd')]; \
+             return dd.length === document.querySelectorAll('#lab-algos input').length \
+               && dd.every((d) => d.textContent.length > 20) \
+               && document.querySelector('#lab-algos input[value=minimax]').parentElement.title \
+                  .startsWith('Minimax:');",
+        )
+        .await?;
+    expect("a word on every algorithm", described, Value::Bool(true))?;
     let note = page.text("#lab-eval-simple .lab-note-row td").await?;
     expect(
         "the simple evaluation's word on its attack term",

@@ -263,12 +263,36 @@ function fillAlgorithms() {
   for (let d = 1; d <= lab.info.max_tree_depth; d++) $('lab-tree-depth').add(new Option(String(d), String(d)));
   $('lab-tree-depth').value = '2';
   fillDepths();
+  describeAlgorithms();
+}
+
+/** Says what each algorithm does: in the list under the choices, and as each choice's tooltip. */
+function describeAlgorithms() {
+  if (!lab.info) return;
+  const about = t('labAbout');
+  const list = $('lab-about-list');
+  list.replaceChildren();
+  for (const a of lab.info.algorithms) {
+    const text = about[a.name] || '';
+    const term = document.createElement('dt');
+    term.textContent = a.name;
+    const description = document.createElement('dd');
+    description.textContent = text;
+    list.append(term, description);
+    const choice = document.querySelector(`#lab-algos input[value="${a.name}"]`);
+    if (choice) choice.parentElement.title = text;
+    for (const id of ['lab-tree-left', 'lab-tree-right']) {
+      const option = [...$(id).options].find((o) => o.value === a.name);
+      if (option) option.title = text;
+    }
+  }
 }
 
 function retranslate() {
   applyTexts();
   drawLogos();
   $('lang').textContent = language() === 'zh' ? 'EN' : '中文';
+  describeAlgorithms();
   if (lab.run) drawRun();
 }
 
