@@ -115,7 +115,7 @@ export function setupControls() {
   });
   // The laboratory opens on the position shown.
   $('lab-link').addEventListener('click', () => {
-    $('lab-link').href = `/lab?fen=${encodeURIComponent(shownFen())}`;
+    $('lab-link').href = `lab.html?fen=${encodeURIComponent(shownFen())}`;
   });
   $('theme').addEventListener('click', () => {
     const dark = document.documentElement.dataset.theme !== 'dark';
