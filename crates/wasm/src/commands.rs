@@ -118,8 +118,9 @@ impl Default for Session {
 }
 
 impl Session {
-    /// Answers one request (JSON bytes), handing progress reports (JSON) to `emit`.
-    pub fn answer(&mut self, request: &[u8], emit: &mut dyn FnMut(&str)) -> String {
+    /// Answers one request (JSON bytes), handing each progress report (JSON) to `emit` as the
+    /// search makes it (a plain function: the engine keeps its callback for the search).
+    pub fn answer(&mut self, request: &[u8], emit: fn(&str)) -> String {
         let answer = serde_json::from_slice::<Request>(request)
             .map_err(|e| format!("the request cannot be read: {e}"))
             .and_then(|request| self.run(request, emit));
@@ -129,11 +130,7 @@ impl Session {
         }
     }
 
-    fn run(
-        &mut self,
-        request: Request,
-        emit: &mut dyn FnMut(&str),
-    ) -> Result<serde_json::Value, String> {
+    fn run(&mut self, request: Request, emit: fn(&str)) -> Result<serde_json::Value, String> {
         match request {
             Request::Bench { depth, network } => {
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH).clamp(1, 20);
@@ -183,7 +180,9 @@ impl Session {
                 self.engine.set_multipv(lines.unwrap_or(1));
                 let mut request = SearchRequest::new(start, limits);
                 request.moves = moves;
-                let result = self.search(request, emit);
+                let result = self
+                    .engine
+                    .search(request, move |info: &SearchInfo| emit(&progress(info)));
                 Ok(serde_json::to_value(found(&result)).expect("plain data"))
             }
             Request::NewGame => {
@@ -195,21 +194,6 @@ impl Session {
                 Ok(serde_json::json!({ "status": answer.status, "body": answer.body }))
             }
         }
-    }
-
-    /// Searches, emitting each progress report as it comes. The engine wants a callback it can
-    /// keep (`'static`), so the reports are gathered and handed on after the search only in a
-    /// native build, where the search runs on its own thread; in the browser the engine searches
-    /// on this thread and the callback below is the one that runs.
-    fn search(&mut self, request: SearchRequest, emit: &mut dyn FnMut(&str)) -> SearchResult {
-        let (sender, receiver) = std::sync::mpsc::channel::<String>();
-        let result = self.engine.search(request, move |info: &SearchInfo| {
-            let _ = sender.send(progress(info));
-        });
-        for report in receiver.try_iter() {
-            emit(&report);
-        }
-        result
     }
 }
 
@@ -263,9 +247,23 @@ fn line(start: &Position, moves: &[String]) -> Result<Vec<Move>, String> {
 mod tests {
     use super::*;
 
+    /// The reports of the tests (natively the engine reports from its own thread, so not a
+    /// thread-local); `ask` runs one request at a time, so tests running at once keep theirs apart.
+    static REPORTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+    fn keep(report: &str) {
+        REPORTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(report.to_owned());
+    }
+
     fn ask(session: &mut Session, request: &str) -> (serde_json::Value, Vec<String>) {
-        let mut reports = Vec::new();
-        let answer = session.answer(request.as_bytes(), &mut |r| reports.push(r.to_owned()));
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        REPORTS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let answer = session.answer(request.as_bytes(), keep);
+        let reports = std::mem::take(&mut *REPORTS.lock().unwrap_or_else(|e| e.into_inner()));
         (serde_json::from_str(&answer).unwrap(), reports)
     }
 
@@ -277,20 +275,27 @@ mod tests {
 
     #[test]
     fn a_search_reports_progress_and_answers_a_legal_move() {
-        let (answer, reports) = ask(
-            &mut Session::default(),
-            r#"{"cmd":"search","moves":["h2e2"],"depth":5,"level":10}"#,
-        );
+        // An ending, out of the book: the engine searches, depth by depth.
+        let fen = "3k5/9/9/9/9/9/9/9/4A4/3AKR3 w - - 0 1";
+        let request = format!(r#"{{"cmd":"search","fen":"{fen}","moves":["f0f1"],"depth":5}}"#);
+        let (answer, reports) = ask(&mut Session::default(), &request);
+        let mut position = Position::from_fen(fen).unwrap();
+        position.make_move(parse_move_as(&position, "f0f1", Notation::Iccs).unwrap());
         let best = answer["best"].as_str().unwrap();
-        let mut position = Position::startpos();
-        position.make_move(parse_move_as(&position, "h2e2", Notation::Iccs).unwrap());
         assert!(
             parse_move_as(&position, best, Notation::Iccs).is_ok(),
             "{answer}"
         );
-        if !answer["from_book"].as_bool().unwrap() {
-            assert!(!reports.is_empty());
-        }
+        assert_eq!(answer["from_book"], false);
+        let depths: Vec<u64> = reports
+            .iter()
+            .map(|r| {
+                serde_json::from_str::<serde_json::Value>(r).unwrap()["depth"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(depths.last(), Some(&5), "{reports:?}");
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub extern "C" fn xq_call() -> usize {
     host::install_clock();
     report_panics();
     let request = INPUT.with_borrow(|input| input.clone());
-    let answer = SESSION.with_borrow_mut(|session| session.answer(&request, &mut host::emit));
+    let answer = SESSION.with_borrow_mut(|session| session.answer(&request, host::emit));
     OUTPUT.with_borrow_mut(|output| {
         *output = answer.into_bytes();
         output.len()

@@ -21,14 +21,20 @@ fn files_in(t: &Test) -> Vec<String> {
     names
 }
 
+/// A study board with 炮二平五 played and saved: its id, its state, and its file's bytes.
+async fn one_move_saved(t: &Test) -> (String, Value, Vec<u8>) {
+    let game = t.new_game(json!({"human": "both"})).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (s, state) = t.play(&id, "h2e2").await;
+    assert_eq!(s, StatusCode::OK);
+    let on_disk = std::fs::read(game_file(t, &id)).unwrap();
+    (id, state, on_disk)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_that_cannot_be_saved_is_refused_and_undone() {
     let t = Test::new();
-    let game = t.new_game(json!({"human": "both"})).await;
-    let id = game["id"].as_str().unwrap().to_owned();
-    let (s, before) = t.play(&id, "h2e2").await;
-    assert_eq!(s, StatusCode::OK);
-    let on_disk = std::fs::read(game_file(&t, &id)).unwrap();
+    let (id, before, on_disk) = one_move_saved(&t).await;
 
     faults::inject(&t.dir.0, ErrorKind::StorageFull);
     let (s, body) = t.play(&id, "h9g7").await;
@@ -326,11 +332,7 @@ fn a_new_game_never_writes_over_an_existing_file() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_study_edit_that_cannot_be_saved_is_refused_and_undone() {
     let t = Test::new();
-    let game = t.new_game(json!({"human": "both"})).await;
-    let id = game["id"].as_str().unwrap().to_owned();
-    let (s, before) = t.play(&id, "h2e2").await;
-    assert_eq!(s, StatusCode::OK);
-    let on_disk = std::fs::read(game_file(&t, &id)).unwrap();
+    let (id, before, on_disk) = one_move_saved(&t).await;
     let study = format!("/api/games/{id}/study");
     faults::inject(&t.dir.0, ErrorKind::StorageFull);
     for edit in [
