@@ -54,6 +54,7 @@ use xiangqi_play::game::{tree, Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES
 use xiangqi_play::game_file::{self, iccs_move, Origin};
 use xiangqi_play::handicap::{Giver, Handicap};
 use xiangqi_play::job::JobKind;
+use xiangqi_play::keep::Keep;
 use xiangqi_play::positions::{self, parse_fen, FenBody, FenView, LevelView};
 use xiangqi_play::report::MAX_ANALYSIS_LINES;
 use xiangqi_play::review::ReviewDepth;

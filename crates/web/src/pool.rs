@@ -7,11 +7,11 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use xiangqi::Move;
-use xiangqi_engine::strength::Strength;
+use xiangqi_engine::instant::Instant;
 use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult};
 use xiangqi_play::entry::lock;
 use xiangqi_play::job::JobKind;
+use xiangqi_play::job_run::{Comparison, Order, Outcome};
 
 /// Whose searches filled an engine's hash table and move-ordering history. A weakened
 /// computer player must not inherit what a full-strength search found (a hint, an analysis,
@@ -187,39 +187,37 @@ pub struct Lease {
 }
 
 impl Lease {
-    /// Whether the next searches may answer from the opening book: the computer's moves do,
-    /// for variety; analysis, hints, draw offers and reviews judge positions and do not.
-    pub fn use_book(&mut self, on: bool) {
-        if let Some(engine) = self.engine.as_mut() {
-            engine.set_own_book(on);
+    /// Runs one order of a job on the engine's thread, waiting here (a blocking thread, not
+    /// the runtime) and stopping the search when `cancel` is set. Progress reports of a plain
+    /// search go to `on_info`; a comparison keeps its own. `None` if cancelled.
+    pub fn run(
+        &mut self,
+        order: &Order,
+        cancel: &AtomicBool,
+        on_info: impl FnMut(&SearchInfo) + Send + 'static,
+    ) -> Option<Outcome> {
+        order.prepare(self.engine.as_mut()?);
+        let request = order.search_request();
+        if order.compare.is_empty() {
+            let result = self.search(request, cancel, on_info)?;
+            return Some(order.outcome(result, &Comparison::default(), Instant::now()));
         }
+        let comparison: Arc<Mutex<Comparison>> = Arc::default();
+        let seen = Arc::clone(&comparison);
+        let result = self.search(request, cancel, move |info| lock(&seen).note(info))?;
+        let comparison = lock(&comparison);
+        Some(order.outcome(result, &comparison, Instant::now()))
     }
 
-    /// How many lines (MultiPV) the next searches report, until the lease ends.
-    pub fn set_lines(&mut self, lines: usize) {
-        if let Some(engine) = self.engine.as_mut() {
-            engine.set_multipv(lines);
-        }
-    }
-
-    /// How much before a clock's end the next searches stop (see [`CLOCK_OVERHEAD`]).
-    pub fn set_overhead(&mut self, overhead: Duration) {
-        if let Some(engine) = self.engine.as_mut() {
-            engine.set_move_overhead(overhead);
-        }
-    }
-
-    /// Searches on the engine's thread, waiting here (a blocking thread, not the runtime) and
-    /// stopping the search when `cancel` is set. `None` if cancelled.
-    pub fn search(
+    /// Searches on the engine's thread as it is set up, waiting here and stopping the search
+    /// when `cancel` is set. `None` if cancelled.
+    fn search(
         &mut self,
         request: SearchRequest,
-        strength: Option<Strength>,
         cancel: &AtomicBool,
         on_info: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Option<SearchResult> {
         let engine = self.engine.as_mut()?;
-        engine.set_strength(strength);
         let (tx, rx) = mpsc::channel();
         engine.start(request, on_info, move |result| {
             let _ = tx.send(result);
@@ -243,46 +241,6 @@ impl Lease {
                 }
             }
         }
-    }
-
-    /// Searches `moves` of `request`'s position side by side, each a line of its own, and
-    /// returns each one's score (in the order given) at the last depth the search completed,
-    /// which all lines reach together, with that depth. `None` if cancelled or if not one
-    /// depth was completed.
-    pub fn compare(
-        &mut self,
-        mut request: SearchRequest,
-        moves: &[Move],
-        cancel: &AtomicBool,
-    ) -> Option<(Vec<i32>, u32)> {
-        request.search_moves = moves.to_vec();
-        let lines: Arc<Mutex<Vec<(u32, Move, i32)>>> = Arc::default();
-        let seen = Arc::clone(&lines);
-        if let Some(engine) = self.engine.as_mut() {
-            engine.set_multipv(moves.len());
-        }
-        let result = self.search(request, None, cancel, move |info| {
-            if let (Some(&first), Ok(mut seen)) = (info.pv.first(), seen.lock()) {
-                seen.push((info.depth, first, info.score));
-            }
-        });
-        if let Some(engine) = self.engine.as_mut() {
-            engine.set_multipv(1);
-        }
-        result?;
-        let lines = lines.lock().ok()?;
-        let depth = lines.last()?.0;
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                lines
-                    .iter()
-                    .rev()
-                    .find(|&&(d, first, _)| d == depth && first == m)
-                    .map(|&(_, _, score)| score)
-            })
-            .collect::<Option<Vec<i32>>>()?;
-        Some((scores, depth))
     }
 }
 
@@ -334,7 +292,7 @@ mod tests {
         };
         let request = SearchRequest::new(Position::startpos(), limits);
         let cancel = AtomicBool::new(false);
-        assert!(lease.search(request, None, &cancel, |_| {}).is_some());
+        assert!(lease.search(request, &cancel, |_| {}).is_some());
     }
 
     #[tokio::test]

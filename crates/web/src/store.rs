@@ -17,24 +17,17 @@ use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
 use xiangqi_files::disk::{self, CreateError, DiskError};
 use xiangqi_play::entry::{lock, GameEntry, SharedGame};
-use xiangqi_play::error::ApiError;
 use xiangqi_play::game::WebGame;
 use xiangqi_play::game_file::import_hash;
 use xiangqi_play::game_file::{self, Origin};
+use xiangqi_play::keep::Keep;
 use xiangqi_play::summary::{summary, Summary};
 
 /// How many games are kept in memory at most; the least recently used idle ones beyond this
 /// are unloaded (a long game with its positions takes up to a few hundred KiB).
 pub const MAX_LOADED_GAMES: usize = 64;
 
-/// Why a change of a game was not made.
-#[derive(Debug)]
-pub enum StoreError {
-    /// The game was deleted meanwhile.
-    Gone,
-    /// The change could not be written to disk.
-    Disk(DiskError),
-}
+pub use xiangqi_play::keep::StoreError;
 
 /// A game in the index: in memory, or only on disk with the summary the list shows.
 struct Slot {
@@ -251,10 +244,19 @@ impl GameStore {
         Ok(true)
     }
 
+    /// Writes the game's file durably.
+    fn write(&self, game: &WebGame) -> Result<(), DiskError> {
+        let text = game_file::pgn(game, Notation::Chinese, Instant::now());
+        disk::replace(&self.path(game.id()), text.as_bytes())
+    }
+}
+
+/// A change is kept once the game's file is written.
+impl Keep for GameStore {
     /// Makes `change` to a game durably. `change` says whether it changed what the file
     /// records; if so the game is written, and if that fails the game is put back as it was.
     /// A change that fails is undone as well. Refused for a removed game.
-    pub fn update<T, E: From<StoreError>>(
+    fn update<T, E: From<StoreError>>(
         &self,
         entry: &mut GameEntry,
         change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
@@ -280,12 +282,6 @@ impl GameStore {
                 Err(e)
             }
         }
-    }
-
-    /// Writes the game's file durably.
-    fn write(&self, game: &WebGame) -> Result<(), DiskError> {
-        let text = game_file::pgn(game, Notation::Chinese, Instant::now());
-        disk::replace(&self.path(game.id()), text.as_bytes())
     }
 }
 
@@ -372,15 +368,6 @@ pub fn new_id() -> String {
         t / 60 % 60,
         t % 60
     )
-}
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Gone => ApiError::NotFound("the game was deleted".into()),
-            StoreError::Disk(e) => ApiError::Storage(e),
-        }
-    }
 }
 
 #[cfg(test)]
