@@ -10,17 +10,22 @@
 pub use std::time::Instant;
 
 /// Whole seconds since the Unix epoch, by the system's clock (in a browser, the host's).
-#[cfg(not(target_arch = "wasm32"))]
 pub fn unix_seconds() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    unix_nanos() / 1_000_000_000
 }
 
-/// Whole seconds since the Unix epoch, by the host's clock (which counts from the epoch).
+/// Nanoseconds since the Unix epoch, by the system's clock.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn unix_nanos() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Nanoseconds since the Unix epoch, by the host's clock (which counts from the epoch).
 #[cfg(target_arch = "wasm32")]
-pub fn unix_seconds() -> u64 {
-    Instant::now().nanos_since_origin() / 1_000_000_000
+pub fn unix_nanos() -> u64 {
+    Instant::now().nanos_since_origin()
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -16,6 +16,7 @@ pub mod entry;
 pub mod error;
 pub mod game;
 pub mod game_file;
+pub mod game_requests;
 pub mod handicap;
 pub mod job;
 pub mod job_run;

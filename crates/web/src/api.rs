@@ -30,7 +30,6 @@
 
 use super::search;
 use super::state::AppState;
-use super::store::{is_valid_id, new_id};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
@@ -39,25 +38,19 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use xiangqi::pgn::{read_pgn, NotationCodec};
-use xiangqi::GameRecord;
-use xiangqi::{Game, Notation, Position};
+use std::time::Instant;
 use xiangqi_play::book_view::BookMoveView;
-use xiangqi_play::clock::TimeControl;
 use xiangqi_play::entry::{lock, GameEntry, SharedGame};
 use xiangqi_play::error::ApiError;
-use xiangqi_play::game::study::StudyEdit;
-use xiangqi_play::game::{tree, Human, Refusal, WebGame, DEFAULT_LEVEL, MAX_PLIES};
-use xiangqi_play::game_file::{self, iccs_move, Origin};
-use xiangqi_play::handicap::{Giver, Handicap};
+use xiangqi_play::game::WebGame;
+use xiangqi_play::game_requests::{
+    self, is_valid_id, GameRequest, GetQuery, ImportQuery, ImportView, MoveBody, NewGame, PgnQuery,
+    ReviewBody, Settings, StartJob, StudyBody, StudyView,
+};
 use xiangqi_play::job::JobKind;
 use xiangqi_play::keep::Keep;
-use xiangqi_play::positions::{self, parse_fen, FenBody, FenView, LevelView};
-use xiangqi_play::report::MAX_ANALYSIS_LINES;
-use xiangqi_play::review::ReviewDepth;
+use xiangqi_play::positions::{self, FenBody, FenView, LevelView};
 use xiangqi_play::summary::Summary;
 use xiangqi_play::view::{view, GameView};
 
@@ -133,55 +126,51 @@ fn find(state: &AppState, id: &str) -> Result<SharedGame, ApiError> {
     Ok(shared)
 }
 
-/// Runs `change` on the game under its lock on a blocking thread, and answers with the game's
-/// state once the change is on disk. `change` says whether it changed what the file records;
-/// if that cannot be saved, or `change` fails, the game stays as it was and the answer is the
-/// error. Either way the game's next job is started.
-async fn with_game(
-    state: Arc<AppState>,
-    id: String,
-    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut GameEntry) -> Result<bool, ApiError>
-        + Send
-        + 'static,
-) -> Result<Json<GameView>, ApiError> {
-    let ((), game) = answer_with_game(state, id, move |state, shared, entry| {
-        change(state, shared, entry).map(|changed| ((), changed))
-    })
-    .await?;
-    Ok(Json(game))
+/// The server's engine jobs of one game: on the pool.
+struct PoolJobs<'a> {
+    state: &'a Arc<AppState>,
+    shared: &'a SharedGame,
 }
 
-/// [`with_game`] for a change that answers something besides the game's state.
-async fn answer_with_game<T: Send + 'static>(
+impl StartJob for PoolJobs<'_> {
+    fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String> {
+        search::start(self.state, self.shared, entry, kind).map_err(|busy| busy.to_string())
+    }
+}
+
+/// Carries out `request` on the game under its lock on a blocking thread, and answers with
+/// the move to show and the game's state once the change is on disk. If the change cannot be
+/// saved, or the request fails, the game stays as it was and the answer is the error. Either
+/// way the game's next job is started.
+async fn carry_out(
     state: Arc<AppState>,
     id: String,
-    change: impl FnOnce(&Arc<AppState>, &SharedGame, &mut GameEntry) -> Result<(T, bool), ApiError>
-        + Send
-        + 'static,
-) -> Result<(T, GameView), ApiError> {
+    request: GameRequest,
+) -> Result<(Vec<usize>, GameView), ApiError> {
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
-        let changed = state
-            .games
-            .update(&mut entry, |entry| change(&state, &shared, entry));
+        let mut jobs = PoolJobs {
+            state: &state,
+            shared: &shared,
+        };
+        let changed = state.games.update(&mut entry, |entry| {
+            request.apply(entry, &mut jobs, Instant::now())
+        });
         search::schedule(&state, &shared, &mut entry);
-        changed.map(|answer| (answer, view(&entry, Instant::now())))
+        changed.map(|at| (at, view(&entry, Instant::now())))
     })
     .await
 }
 
-/// [`with_game`] for a method of the game that changes what the file records when it succeeds.
+/// [`carry_out`], answering with the game's state.
 async fn act(
     state: Arc<AppState>,
     id: String,
-    method: impl FnOnce(&mut WebGame, Instant) -> Result<(), Refusal> + Send + 'static,
+    request: GameRequest,
 ) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, move |_, _, entry| {
-        entry.change(|game| method(game, Instant::now()))?;
-        Ok(true)
-    })
-    .await
+    let (_, game) = carry_out(state, id, request).await?;
+    Ok(Json(game))
 }
 
 async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
@@ -190,232 +179,23 @@ async fn list_games(State(state): Shared) -> Json<Vec<Summary>> {
     Json(list)
 }
 
-/// One side's time control as the page sends it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ControlBody {
-    /// Game time in minutes (`0.5` is half a minute).
-    minutes: f64,
-    /// Seconds added after each move.
-    #[serde(default)]
-    increment: f64,
-    /// Byo-yomi period in seconds (0: none).
-    #[serde(default)]
-    byoyomi: f64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockBody {
-    red: ControlBody,
-    black: ControlBody,
-}
-
-/// A time in `unit`s, checked: not negative, not absurd.
-fn duration(value: f64, unit: f64, what: &str) -> Result<Duration, ApiError> {
-    let seconds = value * unit;
-    if !seconds.is_finite() || seconds < 0.0 {
-        return Err(ApiError::BadRequest(format!(
-            "the {what} must be a time of zero or more"
-        )));
-    }
-    if seconds > xiangqi_play::clock::MAX_CONTROL.as_secs_f64() {
-        return Err(ApiError::BadRequest(format!(
-            "the {what} is longer than 10 hours"
-        )));
-    }
-    Ok(Duration::from_secs_f64(seconds))
-}
-
-impl ControlBody {
-    fn control(&self) -> Result<TimeControl, ApiError> {
-        TimeControl::new(
-            duration(self.minutes, 60.0, "game time")?,
-            duration(self.increment, 1.0, "increment")?,
-            duration(self.byoyomi, 1.0, "byo-yomi period")?,
-        )
-        .map_err(ApiError::BadRequest)
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewGame {
-    human: Option<Human>,
-    level: Option<u8>,
-    fen: Option<String>,
-    pgn: Option<String>,
-    clock: Option<ClockBody>,
-    handicap: Option<Handicap>,
-    handicap_giver: Option<Giver>,
-}
-
-fn check_level(level: Option<u8>) -> Result<u8, ApiError> {
-    use xiangqi_engine::strength::{MAX_LEVEL, MIN_LEVEL};
-    match level {
-        None => Ok(DEFAULT_LEVEL),
-        Some(l) if (MIN_LEVEL..=MAX_LEVEL).contains(&l) => Ok(l),
-        Some(l) => Err(ApiError::BadRequest(format!(
-            "level {l} is out of range: choose {MIN_LEVEL} to {MAX_LEVEL}"
-        ))),
-    }
-}
-
-/// `pos` as the start of a new game: refused when the rules end the game there at once (the
-/// side to move is checkmated or stalemated, no attacking piece is left, the no-capture count
-/// has run out), since no move could be played.
-fn playable_start(pos: Position) -> Result<Position, ApiError> {
-    match Game::new(pos.clone()).outcome() {
-        None => Ok(pos),
-        Some(outcome) => Err(ApiError::Invalid {
-            code: "fen_game_over",
-            message: format!("no game can start from this position: it is over ({outcome})"),
-        }),
-    }
-}
-
-/// The first game of a loaded file: XQF (it starts with `XQ`) or PGN (UTF-8, GBK or Big5).
-fn first_game(bytes: &[u8]) -> Result<GameRecord, ApiError> {
-    if bytes.starts_with(b"XQ") {
-        return xiangqi::record_from_xqf(bytes)
-            .map_err(|e| ApiError::BadRequest(format!("invalid XQF file: {e}")));
-    }
-    let mut records = read_pgn(bytes, &NotationCodec(Notation::Chinese))
-        .map_err(|e| ApiError::BadRequest(format!("invalid PGN: {e}")))?;
-    if records.is_empty() {
-        return Err(ApiError::BadRequest("the PGN holds no game".into()));
-    }
-    Ok(records.swap_remove(0))
-}
-
-/// A loaded game (PGN or XQF): a record to study, or played on by the person as `human`.
-fn entry_from_pgn(
-    bytes: &[u8],
-    human: Option<Human>,
-    level: Option<u8>,
-) -> Result<WebGame, ApiError> {
-    let record = &first_game(bytes)?;
-    if record.moves.len() > MAX_PLIES {
-        return Err(ApiError::BadRequest(format!(
-            "the game has {} plies; at most {MAX_PLIES} can be loaded",
-            record.moves.len()
-        )));
-    }
-    let moves = tree::count(&record.moves);
-    if moves > tree::MAX_TREE_MOVES {
-        return Err(ApiError::BadRequest(format!(
-            "the game has {moves} moves with its variations; at most {} can be loaded",
-            tree::MAX_TREE_MOVES
-        )));
-    }
-    let mut entry =
-        game_file::from_record(new_id(), record, Origin::Imported, human, Instant::now());
-    // A loaded game is the person's from now on: the file's program tags do not apply.
-    if let Some(level) = level {
-        entry.set_level(level);
-    }
-    entry.set_created_now();
-    Ok(entry)
-}
-
 async fn new_game(
     State(state): Shared,
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let level = check_level(body.level)?;
-    let handicap = body.handicap.unwrap_or(Handicap::None);
-    let giver = body.handicap_giver.unwrap_or(Giver::Computer);
-    if handicap != Handicap::None {
-        if body.fen.is_some() || body.pgn.is_some() {
-            return Err(ApiError::BadRequest(
-                "a handicap game starts from the start position, not a FEN or PGN".into(),
-            ));
-        }
-        if body.human == Some(Human::Both) {
-            return Err(ApiError::BadRequest(
-                "a handicap needs the computer as opponent".into(),
-            ));
-        }
-    }
-    let human = handicap
-        .human(body.human, giver)
-        .map_err(|message| ApiError::Invalid {
-            code: "handicap_side",
-            message,
-        })?;
-    let clock = match &body.clock {
-        Some(clock) => Some([clock.red.control()?, clock.black.control()?]),
-        None => None,
-    };
-    let entry = match (&body.fen, &body.pgn) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::BadRequest("give a FEN or a PGN, not both".into()))
-        }
-        (None, Some(_)) if clock.is_some() => {
-            return Err(ApiError::BadRequest(
-                "a loaded game is played on without a clock".into(),
-            ))
-        }
-        (None, Some(pgn)) => {
-            // Pasted to start from it: the person plays on, by default the side to move.
-            let to_move = first_game(pgn.as_bytes())?.final_position().side_to_move();
-            let human = body.human.unwrap_or(match to_move {
-                xiangqi::Color::Red => Human::Red,
-                xiangqi::Color::Black => Human::Black,
-            });
-            entry_from_pgn(pgn.as_bytes(), Some(human), Some(level))?
-        }
-        (fen, None) => {
-            let person = if human == Human::Black {
-                xiangqi::Color::Black
-            } else {
-                xiangqi::Color::Red
-            };
-            let giver_side = match giver {
-                Giver::Computer => person.other(),
-                Giver::You => person,
-            };
-            let start = match fen {
-                Some(fen) => playable_start(parse_fen(fen)?)?,
-                None => handicap.start(giver_side),
-            };
-            let mut game = WebGame::new(new_id(), start, human, level, clock, Instant::now());
-            if handicap != Handicap::None {
-                game.set_tag(
-                    "Handicap",
-                    &format!("{} by {}", handicap.name(), giver_side),
-                );
-            }
-            game
-        }
-    };
-    created(state, entry).await
+    let game = body.game()?;
+    created(state, game).await
 }
 
-async fn created(state: Arc<AppState>, entry: WebGame) -> Result<impl IntoResponse, ApiError> {
+async fn created(state: Arc<AppState>, game: WebGame) -> Result<impl IntoResponse, ApiError> {
     let view = blocking(move || {
-        let shared = state.games.insert(entry)?;
+        let shared = state.games.insert(game)?;
         let mut entry = lock(&shared);
         search::schedule(&state, &shared, &mut entry);
         Ok(view(&entry, Instant::now()))
     })
     .await?;
     Ok((StatusCode::CREATED, Json(view)))
-}
-
-#[derive(Deserialize)]
-struct ImportQuery {
-    human: Option<Human>,
-    level: Option<u8>,
-}
-
-/// A loaded file's game, and whether it was loaded before.
-#[derive(Serialize)]
-struct ImportView {
-    #[serde(flatten)]
-    game: GameView,
-    /// The same file made this game before: it is that game, not a new one.
-    already_imported: bool,
 }
 
 /// A game from a file's bytes; the same file loaded again opens the game it made (200), as long
@@ -426,14 +206,9 @@ async fn import_game(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Query(query) = query?;
-    let body = body?;
-    if query.level.is_some() {
-        check_level(query.level)?;
-    }
-    let mut entry = entry_from_pgn(&body, query.human, query.level)?;
-    entry.set_tag(game_file::IMPORT_HASH_TAG, &game_file::fingerprint(&body));
+    let game = game_requests::imported(&body?, &query)?;
     let (status, view) = blocking(move || {
-        let (shared, new) = state.games.insert_import(entry)?;
+        let (shared, new) = state.games.insert_import(game)?;
         let mut entry = lock(&shared);
         search::schedule(&state, &shared, &mut entry);
         let status = if new {
@@ -454,25 +229,12 @@ async fn import_game(
     Ok((status, Json(view)))
 }
 
-/// `?since=VERSION.REVISION`: the state of the game the page already has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GetQuery {
-    since: Option<String>,
-}
-
 async fn get_game(
     State(state): Shared,
     GameId(id): GameId,
     query: Result<Query<GetQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<GameView>, ApiError> {
     let Query(query) = query?;
-    // A page that polls while the engine works already has the moves of the state it names:
-    // the answer leaves them out while they are the same (a long tree is most of the answer).
-    let since = query.since.as_deref().and_then(|text| {
-        let (version, revision) = text.split_once('.')?;
-        Some((version.parse().ok()?, revision.parse().ok()?))
-    });
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
@@ -480,12 +242,11 @@ async fn get_game(
             return Err(ApiError::no_game(&id));
         }
         search::schedule(&state, &shared, &mut entry);
-        let mut answer = view(&entry, Instant::now());
-        let game = entry.game();
-        if since == Some((game.version(), game.revision())) {
-            answer.leave_out_moves();
-        }
-        Ok(Json(answer))
+        Ok(Json(game_requests::game_view(
+            &entry,
+            &query,
+            Instant::now(),
+        )))
     })
     .await
 }
@@ -503,101 +264,12 @@ async fn delete_game(State(state): Shared, GameId(id): GameId) -> Result<StatusC
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveBody {
-    #[serde(rename = "move")]
-    mv: String,
-    version: Option<u64>,
-}
-
 async fn play_move(
     State(state): Shared,
     GameId(id): GameId,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let text = body.mv.trim().to_owned();
-    if text.len() > 40 {
-        return Err(ApiError::BadRequest("the move text is too long".into()));
-    }
-    with_game(state, id, move |_, _, entry| {
-        let m = match iccs_move(&text) {
-            Some(m) => m,
-            None => xiangqi::parse_move(entry.game().position(), &text)
-                .map_err(|e| ApiError::rejected("unreadable", e.to_string()))?,
-        };
-        entry.change(|game| game.play(m, body.version, Instant::now()))?;
-        Ok(true)
-    })
-    .await
-}
-
-/// An edit of the game's tree as the page sends it; `at` is a move's path (see
-/// [`xiangqi_play::game::tree`]).
-#[derive(Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-enum StudyBody {
-    /// Plays ICCS `moves` after `at`.
-    Play {
-        at: Vec<usize>,
-        moves: Vec<String>,
-    },
-    Promote {
-        at: Vec<usize>,
-    },
-    Up {
-        at: Vec<usize>,
-    },
-    Delete {
-        at: Vec<usize>,
-    },
-    Comment {
-        at: Vec<usize>,
-        text: String,
-        #[serde(default)]
-        before: bool,
-    },
-    Glyphs {
-        at: Vec<usize>,
-        nags: Vec<u8>,
-    },
-    /// Keeps the finished review's marks as glyphs and its better lines as variations.
-    KeepReview {},
-}
-
-impl StudyBody {
-    /// The edit it asks for, its moves read.
-    fn edit(self) -> Result<Option<StudyEdit>, ApiError> {
-        Ok(Some(match self {
-            StudyBody::KeepReview {} => return Ok(None),
-            StudyBody::Play { at, moves } => {
-                if moves.len() > MAX_PLIES {
-                    return Err(ApiError::BadRequest("too many moves".into()));
-                }
-                let moves = moves
-                    .iter()
-                    .map(|text| {
-                        iccs_move(text.trim()).ok_or_else(|| {
-                            ApiError::rejected("unreadable", format!("{text:?} is not a move"))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?;
-                StudyEdit::Play { at, moves }
-            }
-            StudyBody::Promote { at } => StudyEdit::Promote(at),
-            StudyBody::Up { at } => StudyEdit::MoveUp(at),
-            StudyBody::Delete { at } => StudyEdit::Delete(at),
-            StudyBody::Comment { at, text, before } => StudyEdit::Comment { at, text, before },
-            StudyBody::Glyphs { at, nags } => StudyEdit::Glyphs { at, nags },
-        }))
-    }
-}
-
-/// The answer to a study edit: the move to show now, and the game.
-#[derive(Serialize)]
-struct StudyView {
-    at: Vec<usize>,
-    game: GameView,
+    act(state, id, GameRequest::Move(body)).await
 }
 
 async fn study(
@@ -605,105 +277,36 @@ async fn study(
     GameId(id): GameId,
     ApiJson(body): ApiJson<StudyBody>,
 ) -> Result<Json<StudyView>, ApiError> {
-    let edit = body.edit()?;
-    let (at, game) = answer_with_game(state, id, move |_, _, entry| match edit {
-        Some(edit) => Ok((entry.study(edit, Instant::now())?, true)),
-        None => {
-            let kept = entry.keep_review()?;
-            Ok((Vec::new(), kept > 0))
-        }
-    })
-    .await?;
+    let (at, game) = carry_out(state, id, GameRequest::Study(body)).await?;
     Ok(Json(StudyView { at, game }))
 }
 
 async fn undo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        entry.undo(Instant::now())?;
-        Ok(true)
-    })
-    .await
+    act(state, id, GameRequest::Undo).await
 }
 
 async fn redo(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    act(state, id, WebGame::redo).await
+    act(state, id, GameRequest::Redo).await
 }
 
 async fn resign(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    act(state, id, WebGame::resign).await
+    act(state, id, GameRequest::Resign).await
 }
 
 async fn pause(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    act(state, id, WebGame::pause).await
+    act(state, id, GameRequest::Pause).await
 }
 
 async fn resume(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        entry.resume(Instant::now())?;
-        Ok(true)
-    })
-    .await
-}
-
-/// Starts an engine job that the person asked for, if the game allows it.
-fn ask(
-    state: &Arc<AppState>,
-    shared: &SharedGame,
-    entry: &mut GameEntry,
-    kind: JobKind,
-) -> Result<bool, ApiError> {
-    if entry.job_kind() == Some(JobKind::Computer) {
-        return Err(ApiError::rejected(
-            "busy",
-            "the computer is thinking about its move",
-        ));
-    }
-    search::start(state, shared, entry, kind).map_err(|busy| ApiError::Busy(busy.to_string()))?;
-    Ok(false)
-}
-
-fn refuse_if_over(game: &WebGame) -> Result<(), ApiError> {
-    match game.ending() {
-        Some(ending) => Err(ApiError::rejected(
-            "game_over",
-            format!("the game is over ({ending})"),
-        )),
-        None => Ok(()),
-    }
+    act(state, id, GameRequest::Resume).await
 }
 
 async fn offer_draw(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |state, shared, entry| {
-        refuse_if_over(entry.game())?;
-        if entry.game().human() == Human::Both {
-            return Err(ApiError::rejected(
-                "no_opponent",
-                "there is no computer opponent in this game",
-            ));
-        }
-        if entry.game().draw_offer_open() {
-            // The computer offered first: a draw offer now is its acceptance.
-            entry.change(|game| game.accept_draw_offer(Instant::now()))?;
-            return Ok(true);
-        }
-        ask(state, shared, entry, JobKind::Draw)
-    })
-    .await
+    act(state, id, GameRequest::Draw).await
 }
 
 async fn hint(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |state, shared, entry| {
-        refuse_if_over(entry.game())?;
-        ask(state, shared, entry, JobKind::Hint)
-    })
-    .await
-}
-
-/// The body of `POST /api/games/{id}/review`, which may also be empty (a normal review).
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ReviewBody {
-    depth: Option<ReviewDepth>,
+    act(state, id, GameRequest::Hint).await
 }
 
 async fn review(
@@ -711,43 +314,8 @@ async fn review(
     GameId(id): GameId,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    let body = body?;
-    let body: ReviewBody = if body.iter().all(u8::is_ascii_whitespace) {
-        ReviewBody::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("the review's settings: {e}")))?
-    };
-    let depth = body.depth.unwrap_or_default();
-    with_game(state, id, move |state, shared, entry| {
-        let game = entry.game();
-        if game.rules().is_empty() {
-            return Err(ApiError::rejected("nothing_to_review", "no move to review"));
-        }
-        if game.ending().is_none() && game.human() != Human::Both {
-            return Err(ApiError::rejected(
-                "not_over",
-                "the review is for finished games",
-            ));
-        }
-        if entry
-            .review()
-            .is_some_and(|r| r.finished && r.depth == depth)
-        {
-            return Ok(false);
-        }
-        entry.set_review_depth(depth);
-        ask(state, shared, entry, JobKind::Review)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Settings {
-    level: Option<u8>,
-    analysis: Option<bool>,
-    lines: Option<u8>,
+    let body = ReviewBody::read(&body?)?;
+    act(state, id, GameRequest::Review(body)).await
 }
 
 async fn settings(
@@ -755,47 +323,15 @@ async fn settings(
     GameId(id): GameId,
     ApiJson(body): ApiJson<Settings>,
 ) -> Result<Json<GameView>, ApiError> {
-    let level = body.level.map(|l| check_level(Some(l))).transpose()?;
-    if let Some(lines) = body.lines {
-        if !(1..=MAX_ANALYSIS_LINES).contains(&usize::from(lines)) {
-            return Err(ApiError::BadRequest(format!(
-                "lines must be 1 to {MAX_ANALYSIS_LINES}, not {lines}"
-            )));
-        }
-    }
-    with_game(state, id, move |state, shared, entry| {
-        let changed = level.is_some_and(|level| entry.change(|game| game.set_level(level)));
-        if let Some(lines) = body.lines {
-            entry.set_analysis_lines(usize::from(lines));
-        }
-        if let Some(on) = body.analysis {
-            entry.set_analysis(on);
-            // Asked for now, an analysis the server is too busy for is refused, not promised.
-            if entry.wants_analysis()
-                && entry.job_kind().is_none()
-                && !entry.game().computer_to_move()
-            {
-                if let Err(busy) = search::start(state, shared, entry, JobKind::Analysis) {
-                    entry.set_analysis(false);
-                    return Err(ApiError::Busy(busy.to_string()));
-                }
-            }
-        }
-        Ok(changed)
-    })
-    .await
+    act(state, id, GameRequest::Settings(body)).await
 }
 
-/// The page is gone: its searches stop, and a running clock is paused (a person who closed the
-/// page does not come back to a game lost on time).
+/// The page is gone: its searches stop, and a running clock is paused.
 async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, ApiError> {
     blocking(move || {
         let shared = find(&state, &id)?;
         let mut entry = lock(&shared);
-        entry.cancel_job();
-        let game = entry.game();
-        let running = game.clock().is_some_and(|c| c.is_running());
-        if running && game.ending().is_none() {
+        if game_requests::leave(&mut entry) {
             state.games.update(&mut entry, |entry| {
                 entry.change(|game| game.pause(Instant::now()))?;
                 Ok::<_, ApiError>(((), true))
@@ -809,16 +345,7 @@ async fn leave(State(state): Shared, GameId(id): GameId) -> Result<StatusCode, A
 /// Clears the error of a change that could not be saved (the computer's move, an accepted
 /// draw), so the computer tries again.
 async fn retry(State(state): Shared, GameId(id): GameId) -> Result<Json<GameView>, ApiError> {
-    with_game(state, id, |_, _, entry| {
-        entry.set_save_error(None);
-        Ok(false)
-    })
-    .await
-}
-
-#[derive(Deserialize)]
-struct PgnQuery {
-    notation: Option<String>,
+    act(state, id, GameRequest::Retry).await
 }
 
 async fn export_pgn(
@@ -827,24 +354,10 @@ async fn export_pgn(
     query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query?;
-    let notation = match query.notation.as_deref().unwrap_or("chinese") {
-        "chinese" => Notation::Chinese,
-        "wxf" => Notation::Wxf,
-        "iccs" => Notation::IccsPgn,
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "unknown notation {:?}: use chinese, wxf or iccs",
-                xiangqi::excerpt(other)
-            )))
-        }
-    };
     let (text, name) = blocking(move || {
         let shared = find(&state, &id)?;
         let entry = lock(&shared);
-        Ok((
-            game_file::pgn(entry.game(), notation, Instant::now()),
-            format!("xiangqi-{}.pgn", entry.game().id()),
-        ))
+        game_requests::pgn_file(&entry, &query, Instant::now())
     })
     .await?;
     Ok((

@@ -9,10 +9,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use xiangqi::pgn::date::civil_from_days;
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, UNIX_EPOCH};
 use xiangqi::pgn::{read_pgn, GameRecord, NotationCodec};
 use xiangqi::Notation;
 use xiangqi_files::disk::{self, CreateError, DiskError};
@@ -343,32 +341,7 @@ fn first_record(bytes: &[u8]) -> Result<GameRecord, String> {
     Ok(records.swap_remove(0))
 }
 
-/// Whether `id` could be a game id: 1–64 ASCII letters, digits and `-`.
-pub fn is_valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-}
-
-/// A new game id: the UTC date and time, then five hex digits of a counter
-/// (`20260321-154500-1a2b3`). The counter starts at a value drawn from the clock and goes up
-/// by one for each id, so the ids of one run differ (up to a million a second); the store's
-/// [`GameStore::insert`] never lets one replace another's file.
-pub fn new_id() -> String {
-    static COUNTER: OnceLock<AtomicU64> = OnceLock::new();
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    let counter = COUNTER.get_or_init(|| AtomicU64::new(u64::from(now.subsec_nanos())));
-    let secs = now.as_secs();
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    let t = secs % 86_400;
-    let salt = counter.fetch_add(1, Ordering::Relaxed) & 0xF_FFFF;
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{salt:05x}",
-        t / 3600,
-        t / 60 % 60,
-        t % 60
-    )
-}
+pub use xiangqi_play::game_requests::{is_valid_id, new_id};
 
 #[cfg(test)]
 mod tests {
