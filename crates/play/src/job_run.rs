@@ -59,6 +59,20 @@ pub fn limits(depth: u32, ms: u64) -> Limits {
     }
 }
 
+/// The job a game needs now, if none runs: the computer's move when it is to move (unless its
+/// last move could not be kept: it moves again when the person retries), else an analysis
+/// when the person asked for one.
+pub fn next_job(entry: &GameEntry) -> Option<JobKind> {
+    if entry.is_removed() || entry.job_kind().is_some() {
+        return None;
+    }
+    if entry.game().computer_to_move() {
+        entry.save_error().is_none().then_some(JobKind::Computer)
+    } else {
+        entry.wants_analysis().then_some(JobKind::Analysis)
+    }
+}
+
 /// One search a job asks for.
 #[derive(Clone, Debug)]
 pub struct Order {

@@ -28,5 +28,6 @@ pub mod local;
 pub mod positions;
 pub mod report;
 pub mod review;
+pub mod site_games;
 pub mod summary;
 pub mod view;

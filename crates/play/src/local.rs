@@ -1,42 +1,38 @@
 //! The API for a page with no server behind it: the same routes and answers as the web
 //! server's, for the requests a page in the browser sends to its own worker.
 //!
-//! So far it answers what needs no stored game: the difficulty levels, a FEN checked, the
-//! opening book, and the search laboratory; the games' routes say that games are not kept here
-//! yet. A laboratory run searches on the caller's thread
+//! It answers the difficulty levels, a FEN checked, the opening book and the search laboratory
+//! itself, and hands the games' routes to the page's games ([`SiteGames`], kept in the
+//! browser's storage by the host). A laboratory run searches on the caller's thread
 //! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
 //! `cancel` has nothing to stop here.
 
 use crate::error::{ApiError, BODY_LIMIT};
 use crate::lab_requests::{self, check_client, CancelBody, Cancelled, RunBody, MAX_TREE_DEPTH};
 use crate::positions::{self, FenBody};
+use crate::site_games::{Reply, SiteGames};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// An answer: the HTTP status the server would give and its JSON body.
-pub struct Answer {
-    /// The status (200 for success).
-    pub status: u16,
-    /// The body, JSON.
-    pub body: String,
-}
-
-/// Answers `method` on `path` (with its query, if any) with the request body `body`.
-pub fn answer(method: &str, path: &str, body: &[u8]) -> Answer {
+/// Answers `method` on `path` (with its query, if any) with the request body `body`; the
+/// games' routes go to `games`.
+pub fn answer(games: &mut SiteGames, method: &str, path: &str, body: &[u8]) -> Reply {
+    if body.len() > BODY_LIMIT {
+        return Reply::error(&ApiError::TooLarge(BODY_LIMIT));
+    }
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    if let Some(games_route) = path.strip_prefix("/api/games") {
+        if games_route.is_empty() || games_route.starts_with('/') {
+            return games.answer(method, games_route, query, body);
+        }
+    }
     match route(method, path, body) {
-        Ok(body) => Answer { status: 200, body },
-        Err(error) => Answer {
-            status: error.status_code(),
-            body: serde_json::to_string(&error.body()).unwrap_or_default(),
-        },
+        Ok(body) => Reply { status: 200, body },
+        Err(error) => Reply::error(&error),
     }
 }
 
 fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
-    if body.len() > BODY_LIMIT {
-        return Err(ApiError::TooLarge(BODY_LIMIT));
-    }
-    let path = path.split_once('?').map_or(path, |(path, _query)| path);
     let Some(route) = path.strip_prefix("/api/") else {
         return Err(ApiError::NotFound("no such page".into()));
     };
@@ -64,11 +60,6 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
             _,
             "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel",
         ) => Err(ApiError::MethodNotAllowed),
-        (_, route) if route == "games" || route.starts_with("games/") => Err(ApiError::NotFound(
-            "games are not kept in the browser yet: play them with `xiangqi serve`; the \
-                 search laboratory (lab.html) works here"
-                .into(),
-        )),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
 }
@@ -88,7 +79,7 @@ mod tests {
     use super::*;
 
     fn ask(method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
-        let answer = answer(method, path, body.as_bytes());
+        let answer = answer(&mut SiteGames::default(), method, path, body.as_bytes());
         (answer.status, serde_json::from_str(&answer.body).unwrap())
     }
 

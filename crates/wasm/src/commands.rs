@@ -6,19 +6,32 @@
 //! | `perft` | `fen?`, `depth` | `{nodes, ms}` |
 //! | `search` | `fen?`, `moves?` (ICCS), `level?` (1–10), `movetime?` / `depth?` / `nodes?`, `lines?` | `{best, ponder, score, depth, nodes, ms, pv}`; each progress report is emitted as `{depth, score, nodes, ms, pv, line}` |
 //! | `new_game` | | `{}`: forgets the hash table |
-//! | `api` | `method`, `path`, `body` (a string) | `{status, body}`: the web server's answer to that request (`xiangqi_play::local`) |
+//! | `api` | `method`, `path`, `body` (a string) | `{status, body, effects}`: the web server's answer to that request (`xiangqi_play::local`), and what the host is to do |
+//! | `load_games` | `games`: `[{id, pgn, updated}]` as stored | `{loaded, unreadable: [{id, reason}], effects}` |
+//! | `kept` | | `{effects}`: the host stored the last call's games |
+//! | `not_kept` | `full`, `reason` | `{status, body, effects}`: storage refused them; every game is as before the call, and the body is the error for the page |
+//! | `tick` | | `{effects}`: ends games whose clock ran out |
+//! | `job_info` | `ticket`, `info` | `{}`: a progress report of the engine worker's search |
+//! | `job_done` | `ticket`, `outcome` (`null`: the engine failed) | `{effects}` |
+//! | `order` | `order` (as in `effects.start`) | the outcome, for `job_done`; each progress report is emitted as `{info}` |
+//!
+//! The effects (`xiangqi_play::site_games::Effects`) are `{put: [{id, pgn, updated}], delete:
+//! [id], start: {ticket, order} | null, stop, wake_ms}`: the games to store or delete, a search
+//! for the engine worker to start (or the running one to stop), and when to call `tick`.
 //!
 //! A request that cannot be read, or a position or move that is wrong, is answered with
 //! `{"error": "…"}`, never a panic.
 
+use crate::wire::{self, EffectsText, FoundText, InfoText, OrderText, OutcomeText, StoredText};
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use xiangqi::{parse_move_as, perft, Move, Notation, Position};
+use xiangqi::{perft, Move, Position};
 use xiangqi_engine::instant::Instant;
 use xiangqi_engine::strength::{Strength, MAX_LEVEL, MIN_LEVEL};
-use xiangqi_engine::{
-    bench, Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult,
-};
+use xiangqi_engine::{bench, Engine, EngineOptions, Limits, SearchInfo, SearchRequest};
+use xiangqi_play::job_run::Comparison;
+use xiangqi_play::site_games::SiteGames;
 
 /// Hash table of the browser's engine, in MiB: a phone has little memory to spare.
 const HASH_MB: usize = 32;
@@ -73,6 +86,41 @@ pub enum Request {
         #[serde(default)]
         body: String,
     },
+    /// The games kept in the browser's storage, read when the worker starts.
+    LoadGames {
+        /// Every stored game.
+        games: Vec<StoredText>,
+    },
+    /// The host stored the last call's games.
+    Kept,
+    /// Storage refused the last call's games.
+    NotKept {
+        /// The quota is used up.
+        full: bool,
+        /// What the browser said.
+        reason: String,
+    },
+    /// A clock may have run out.
+    Tick,
+    /// A progress report of the engine worker's search.
+    JobInfo {
+        /// The search's ticket.
+        ticket: u64,
+        /// The report.
+        info: InfoText,
+    },
+    /// The engine worker's search ended (`None`: the engine failed).
+    JobDone {
+        /// The search's ticket.
+        ticket: u64,
+        /// What it found.
+        outcome: Option<OutcomeText>,
+    },
+    /// Runs a search order (in the engine worker).
+    Order {
+        /// The order.
+        order: OrderText,
+    },
 }
 
 /// One progress report of a search.
@@ -87,34 +135,16 @@ struct Progress {
     pv: Vec<String>,
 }
 
-/// The answer to `search`.
-#[derive(Serialize)]
-struct Found {
-    best: Option<String>,
-    ponder: Option<String>,
-    score: i32,
-    depth: u32,
-    nodes: u64,
-    ms: u64,
-    pv: Vec<String>,
-    from_book: bool,
-}
-
-/// The engine between commands.
+/// The engine (made when first needed: the games worker has none) and the page's games,
+/// between commands.
+#[derive(Default)]
 pub struct Session {
-    engine: Engine,
+    engine: Option<Engine>,
+    games: SiteGames,
 }
 
-impl Default for Session {
-    fn default() -> Session {
-        Session {
-            engine: Engine::new(EngineOptions {
-                hash_mb: HASH_MB,
-                threads: 1,
-                ..EngineOptions::default()
-            }),
-        }
-    }
+fn effects(games: &mut SiteGames) -> serde_json::Value {
+    serde_json::to_value(EffectsText::from(games.effects())).expect("plain data")
 }
 
 impl Session {
@@ -128,6 +158,16 @@ impl Session {
             Ok(value) => value.to_string(),
             Err(message) => serde_json::json!({ "error": message }).to_string(),
         }
+    }
+
+    fn engine(&mut self) -> &mut Engine {
+        self.engine.get_or_insert_with(|| {
+            Engine::new(EngineOptions {
+                hash_mb: HASH_MB,
+                threads: 1,
+                ..EngineOptions::default()
+            })
+        })
     }
 
     fn run(&mut self, request: Request, emit: fn(&str)) -> Result<serde_json::Value, String> {
@@ -163,7 +203,7 @@ impl Session {
                 lines,
             } => {
                 let start = position(fen.as_deref())?;
-                let moves = line(&start, &moves)?;
+                let moves = wire::line(&start, &moves)?;
                 let limits = Limits {
                     depth,
                     nodes,
@@ -176,22 +216,90 @@ impl Session {
                 }
                 let level = level.unwrap_or(MAX_LEVEL).clamp(MIN_LEVEL, MAX_LEVEL);
                 let strength = Some(Strength::level(level)).filter(|s| !s.is_full());
-                self.engine.set_strength(strength);
-                self.engine.set_multipv(lines.unwrap_or(1));
+                let engine = self.engine();
+                engine.set_strength(strength);
+                engine.set_multipv(lines.unwrap_or(1));
                 let mut request = SearchRequest::new(start, limits);
                 request.moves = moves;
-                let result = self
-                    .engine
-                    .search(request, move |info: &SearchInfo| emit(&progress(info)));
-                Ok(serde_json::to_value(found(&result)).expect("plain data"))
+                let result = engine.search(request, move |info: &SearchInfo| emit(&progress(info)));
+                Ok(serde_json::to_value(FoundText::from(&result)).expect("plain data"))
             }
             Request::NewGame => {
-                self.engine.new_game();
+                self.engine().new_game();
                 Ok(serde_json::json!({}))
             }
             Request::Api { method, path, body } => {
-                let answer = xiangqi_play::local::answer(&method, &path, body.as_bytes());
-                Ok(serde_json::json!({ "status": answer.status, "body": answer.body }))
+                let answer =
+                    xiangqi_play::local::answer(&mut self.games, &method, &path, body.as_bytes());
+                Ok(serde_json::json!({
+                    "status": answer.status,
+                    "body": answer.body,
+                    "effects": effects(&mut self.games),
+                }))
+            }
+            Request::LoadGames { games } => {
+                self.games.load(games.into_iter().map(Into::into).collect());
+                let unreadable: Vec<_> = self
+                    .games
+                    .unreadable()
+                    .iter()
+                    .map(|(id, reason)| serde_json::json!({ "id": id, "reason": reason }))
+                    .collect();
+                Ok(serde_json::json!({
+                    "unreadable": unreadable,
+                    "effects": effects(&mut self.games),
+                }))
+            }
+            Request::Kept => {
+                self.games.kept();
+                Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
+            }
+            Request::NotKept { full, reason } => {
+                let answer = self.games.not_kept(full, &reason);
+                Ok(serde_json::json!({
+                    "status": answer.status,
+                    "body": answer.body,
+                    "effects": effects(&mut self.games),
+                }))
+            }
+            Request::Tick => {
+                self.games.tick();
+                Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
+            }
+            Request::JobInfo { ticket, info } => {
+                // A report of a search that is no longer running is dropped.
+                if let Some(root) = self.games.search_root(ticket) {
+                    let info = info.info(root)?;
+                    self.games.job_info(ticket, &info);
+                }
+                Ok(serde_json::json!({}))
+            }
+            Request::JobDone { ticket, outcome } => {
+                if let Some(root) = self.games.search_root(ticket) {
+                    // An answer that cannot be read is the engine's failure, said as such.
+                    let outcome = outcome.map(|o| o.outcome(root)).transpose();
+                    self.games.job_done(ticket, outcome.unwrap_or(None));
+                }
+                Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
+            }
+            Request::Order { order } => {
+                let order = order.order()?;
+                let engine = self.engine();
+                order.prepare(engine);
+                let comparison: Arc<Mutex<Comparison>> = Arc::default();
+                let seen = Arc::clone(&comparison);
+                let compare = !order.compare.is_empty();
+                let result = engine.search(order.search_request(), move |info: &SearchInfo| {
+                    if compare {
+                        seen.lock().unwrap_or_else(|e| e.into_inner()).note(info);
+                    } else {
+                        let text = serde_json::json!({ "info": InfoText::from(info) });
+                        emit(&text.to_string());
+                    }
+                });
+                let comparison = comparison.lock().unwrap_or_else(|e| e.into_inner());
+                let outcome = order.outcome(result, &comparison, Instant::now());
+                Ok(serde_json::to_value(OutcomeText::from(&outcome)).expect("plain data"))
             }
         }
     }
@@ -209,19 +317,6 @@ fn progress(info: &SearchInfo) -> String {
     .expect("plain data")
 }
 
-fn found(result: &SearchResult) -> Found {
-    Found {
-        best: result.best_move.map(|m| m.to_string()),
-        ponder: result.ponder_move.map(|m| m.to_string()),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        ms: result.time.as_millis() as u64,
-        pv: result.pv.iter().map(Move::to_string).collect(),
-        from_book: result.from_book,
-    }
-}
-
 /// The position of a FEN, or the start.
 fn position(fen: Option<&str>) -> Result<Position, String> {
     match fen {
@@ -230,22 +325,10 @@ fn position(fen: Option<&str>) -> Result<Position, String> {
     }
 }
 
-/// ICCS moves played from `start`, each checked.
-fn line(start: &Position, moves: &[String]) -> Result<Vec<Move>, String> {
-    let mut position = start.clone();
-    let mut line = Vec::with_capacity(moves.len());
-    for text in moves {
-        let m = parse_move_as(&position, text, Notation::Iccs)
-            .map_err(|e| format!("move {} ({text}): {e}", line.len() + 1))?;
-        position.make_move(m);
-        line.push(m);
-    }
-    Ok(line)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi::{parse_move_as, Notation};
 
     /// The reports of the tests (natively the engine reports from its own thread, so not a
     /// thread-local); `ask` runs one request at a time, so tests running at once keep theirs apart.
@@ -313,5 +396,151 @@ mod tests {
             let (answer, _) = ask(&mut session, request);
             assert!(answer["error"].is_string(), "{request}: {answer}");
         }
+    }
+
+    /// A request of the page's API, answered by the games worker's session.
+    fn api(games: &mut Session, method: &str, path: &str, body: &str) -> serde_json::Value {
+        let request =
+            serde_json::json!({"cmd": "api", "method": method, "path": path, "body": body});
+        ask(games, &request.to_string()).0
+    }
+
+    /// Runs the search `effects` start on the engine worker's session and hands its outcome
+    /// (and reports) back to the games: the host's part. The next effects.
+    fn run_search(
+        games: &mut Session,
+        engine: &mut Session,
+        effects: &serde_json::Value,
+    ) -> serde_json::Value {
+        let start = &effects["start"];
+        let order = serde_json::json!({"cmd": "order", "order": start["order"]});
+        let (outcome, reports) = ask(engine, &order.to_string());
+        assert!(outcome.get("error").is_none(), "{outcome}");
+        for report in reports {
+            let info: serde_json::Value = serde_json::from_str(&report).unwrap();
+            let request = serde_json::json!({"cmd": "job_info", "ticket": start["ticket"], "info": info["info"]});
+            assert_eq!(ask(games, &request.to_string()).0, serde_json::json!({}));
+        }
+        let done =
+            serde_json::json!({"cmd": "job_done", "ticket": start["ticket"], "outcome": outcome});
+        ask(games, &done.to_string()).0["effects"].clone()
+    }
+
+    #[test]
+    fn a_game_in_the_browser_is_played_kept_and_read_back() {
+        let (mut games, mut engine) = (Session::default(), Session::default());
+        let created = api(
+            &mut games,
+            "POST",
+            "/api/games",
+            r#"{"human":"red","level":1}"#,
+        );
+        assert_eq!(created["status"], 201, "{created}");
+        let game: serde_json::Value =
+            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let id = game["id"].as_str().unwrap().to_owned();
+        assert_eq!(created["effects"]["put"][0]["id"], id.as_str());
+        assert!(created["effects"]["start"].is_null());
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+
+        let moved = api(
+            &mut games,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            r#"{"move":"h2e2"}"#,
+        );
+        assert_eq!(moved["status"], 200, "{moved}");
+        let effects = &moved["effects"];
+        assert_eq!(effects["put"][0]["id"], id.as_str());
+        assert_eq!(effects["start"]["order"]["level"], 1, "{effects}");
+        assert_eq!(
+            effects["start"]["order"]["moves"],
+            serde_json::json!(["h2e2"])
+        );
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let after = run_search(&mut games, &mut engine, effects);
+        // The computer's move is to be kept, and no search follows.
+        let pgn = after["put"][0]["pgn"].as_str().unwrap().to_owned();
+        assert!(after["start"].is_null(), "{after}");
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
+        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        assert_eq!(view["moves"].as_array().unwrap().len(), 2, "{view}");
+
+        // A new worker reads the stored game back, as it was.
+        let mut reloaded = Session::default();
+        let stored = serde_json::json!({"cmd": "load_games", "games": [
+            {"id": id, "pgn": pgn, "updated": 1},
+            {"id": "broken", "pgn": "[Event \"x\"]\n1. 炮九平九 *", "updated": 1},
+        ]});
+        let (loaded, _) = ask(&mut reloaded, &stored.to_string());
+        assert_eq!(loaded["unreadable"][0]["id"], "broken", "{loaded}");
+        let list = api(&mut reloaded, "GET", "/api/games", "");
+        let list: serde_json::Value = serde_json::from_str(list["body"].as_str().unwrap()).unwrap();
+        assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+        let got = api(&mut reloaded, "GET", &format!("/api/games/{id}"), "");
+        let again: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        assert_eq!(again["moves"], view["moves"]);
+    }
+
+    #[test]
+    fn a_change_storage_refuses_is_undone_and_reported() {
+        let mut games = Session::default();
+        let created = api(&mut games, "POST", "/api/games", r#"{"human":"both"}"#);
+        let game: serde_json::Value =
+            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let id = game["id"].as_str().unwrap().to_owned();
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        api(
+            &mut games,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            r#"{"move":"h2e2"}"#,
+        );
+        let (refused, _) = ask(
+            &mut games,
+            r#"{"cmd":"not_kept","full":true,"reason":"QuotaExceededError"}"#,
+        );
+        assert_eq!(refused["status"], 507, "{refused}");
+        let error: serde_json::Value =
+            serde_json::from_str(refused["body"].as_str().unwrap()).unwrap();
+        assert_eq!(error["code"], "disk_full", "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains("storage"),
+            "{error}"
+        );
+        let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
+        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        assert_eq!(view["moves"].as_array().unwrap().len(), 0, "{view}");
+
+        // A new game storage refuses is not listed.
+        api(&mut games, "POST", "/api/games", r#"{"human":"both"}"#);
+        ask(
+            &mut games,
+            r#"{"cmd":"not_kept","full":false,"reason":"UnknownError"}"#,
+        );
+        let list = api(&mut games, "GET", "/api/games", "");
+        let list: serde_json::Value = serde_json::from_str(list["body"].as_str().unwrap()).unwrap();
+        assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    }
+
+    #[test]
+    fn garbled_engine_messages_are_refused() {
+        let mut games = Session::default();
+        for request in [
+            r#"{"cmd":"order","order":{}}"#,
+            r#"{"cmd":"job_done","ticket":"x"}"#,
+            r#"{"cmd":"load_games","games":[{"id":1}]}"#,
+            r#"{"cmd":"not_kept"}"#,
+        ] {
+            let (answer, _) = ask(&mut games, request);
+            assert!(answer["error"].is_string(), "{request}: {answer}");
+        }
+        // A finished search nobody waits for changes nothing.
+        let (answer, _) = ask(
+            &mut games,
+            r#"{"cmd":"job_done","ticket":7,"outcome":null}"#,
+        );
+        assert!(answer["effects"]["start"].is_null(), "{answer}");
     }
 }

@@ -12,6 +12,7 @@
 //! library, so the workspace's checks and tests cover it.
 
 pub mod commands;
+pub mod wire;
 
 use std::cell::RefCell;
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi_play::entry::{lock, GameEntry, SharedGame};
 use xiangqi_play::job::JobKind;
-use xiangqi_play::job_run::{Flow, JobRun};
+use xiangqi_play::job_run::{self, Flow, JobRun};
 use xiangqi_play::keep::{Keep, StoreError};
 
 /// How often a background job checks that its game is still watched.
@@ -30,17 +30,8 @@ pub fn schedule(state: &Arc<AppState>, shared: &SharedGame, entry: &mut GameEntr
         return;
     }
     watch_clock(state, shared, entry);
-    if entry.job_kind().is_some() {
-        return;
-    }
-    if entry.game().computer_to_move() {
-        if entry.save_error().is_some() {
-            // Its last move could not be saved: it moves again when the person retries.
-            return;
-        }
-        let _ = start(state, shared, entry, JobKind::Computer);
-    } else if entry.wants_analysis() {
-        let _ = start(state, shared, entry, JobKind::Analysis);
+    if let Some(kind) = job_run::next_job(entry) {
+        let _ = start(state, shared, entry, kind);
     }
 }
 

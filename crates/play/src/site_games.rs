@@ -1,0 +1,612 @@
+//! The games of a page with no server behind it: kept in the browser's storage, their engine
+//! jobs run by an engine in a worker of its own.
+//!
+//! The host (the static site's worker) drives it. After each call it reads what is to be done
+//! ([`SiteGames::effects`]): games to write to storage or delete, a search order to start or
+//! the running one to stop, and when a clock next runs out. A change counts only once it is
+//! kept, as on the server: the host writes the games and then says [`SiteGames::kept`], or
+//! [`SiteGames::not_kept`] if storage refused them (a full quota), which puts every game back
+//! as it was and turns the answer into the error.
+
+use crate::entry::GameEntry;
+use crate::error::ApiError;
+use crate::game::Snapshot;
+use crate::game::WebGame;
+use crate::game_file::{self, import_hash, Origin};
+use crate::game_requests::{self, GameRequest, StartJob};
+use crate::job::JobKind;
+use crate::job_run::{self, Flow, JobRun, Order, Outcome};
+use crate::keep::{Keep, StoreError};
+use crate::summary::{summary, Summary};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
+use xiangqi::pgn::{read_pgn, NotationCodec};
+use xiangqi::Notation;
+use xiangqi_engine::instant::Instant;
+use xiangqi_engine::SearchInfo;
+use xiangqi_files::disk::{DiskError, DiskFailure};
+
+/// Most jobs that may wait for the engine; more are refused as busy.
+pub const MAX_WAITING_JOBS: usize = 16;
+
+/// A game as the host keeps it: its id, its PGN file's text, and when it last changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// The game's file (PGN, as the server writes it).
+    pub pgn: String,
+    /// Its last change, in seconds since the Unix epoch.
+    pub updated: u64,
+}
+
+/// What the host is to do after a call.
+#[derive(Debug, Default)]
+pub struct Effects {
+    /// Games to write (new or changed).
+    pub put: Vec<StoredGame>,
+    /// Games to delete.
+    pub delete: Vec<String>,
+    /// A search to start: its ticket and order.
+    pub start: Option<(u64, Order)>,
+    /// The running search is unwanted: stop it.
+    pub stop: bool,
+    /// When to call [`SiteGames::tick`]: the next moment a clock runs out.
+    pub wake_in: Option<Duration>,
+}
+
+/// A change made but not yet kept, to undo if storage refuses it.
+enum Pending {
+    /// A game changed; it was this before.
+    Changed(String, Box<Snapshot>),
+    /// A new game.
+    Added(String),
+    /// A deleted game, to put back.
+    Deleted(Box<GameEntry>),
+}
+
+/// The changes of one call, as [`Keep`] sees them.
+#[derive(Default)]
+struct Ledger {
+    pending: RefCell<Vec<Pending>>,
+    /// Games changed by the call (to write).
+    changed: RefCell<Vec<String>>,
+}
+
+impl Keep for Ledger {
+    fn update<T, E: From<StoreError>>(
+        &self,
+        entry: &mut GameEntry,
+        change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
+    ) -> Result<T, E> {
+        if entry.is_removed() {
+            return Err(StoreError::Gone.into());
+        }
+        let before = entry.snapshot();
+        match change(entry) {
+            Ok((value, changed)) => {
+                if changed {
+                    let id = entry.game().id().to_owned();
+                    self.pending
+                        .borrow_mut()
+                        .push(Pending::Changed(id.clone(), Box::new(before)));
+                    self.changed.borrow_mut().push(id);
+                }
+                Ok(value)
+            }
+            Err(e) => {
+                entry.restore(before);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A job waiting for the engine, or running on it.
+struct Queued {
+    game: String,
+    job: JobRun,
+}
+
+/// The engine's jobs: one runs at a time (a browser gives the page one engine worker).
+#[derive(Default)]
+struct JobQueue {
+    waiting: VecDeque<Queued>,
+    running: Option<(u64, Queued)>,
+    last_ticket: u64,
+    /// A search started by this call, for the host.
+    start: Option<(u64, Order)>,
+    /// The position the running search searches (its reports' lines start there).
+    root: Option<xiangqi::Position>,
+    /// The running search was dropped by this call.
+    stop: bool,
+}
+
+impl JobQueue {
+    /// Hands `order` of the job to the host's engine under a new ticket.
+    fn run(&mut self, queued: Queued, order: Order) {
+        self.last_ticket += 1;
+        self.root = Some(order.request.root_position());
+        self.start = Some((self.last_ticket, order));
+        self.running = Some((self.last_ticket, queued));
+    }
+}
+
+/// Starts the jobs of one game into the queue.
+struct QueueJobs<'a> {
+    queue: &'a mut JobQueue,
+}
+
+impl StartJob for QueueJobs<'_> {
+    fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String> {
+        if self.queue.waiting.len() >= MAX_WAITING_JOBS {
+            return Err(format!(
+                "{MAX_WAITING_JOBS} engine jobs are waiting already; try again later"
+            ));
+        }
+        let job = JobRun::begin(entry, kind);
+        self.queue.waiting.push_back(Queued {
+            game: entry.game().id().to_owned(),
+            job,
+        });
+        Ok(())
+    }
+}
+
+/// The games of the page, in memory, and their jobs.
+#[derive(Default)]
+pub struct SiteGames {
+    games: BTreeMap<String, GameEntry>,
+    ledger: Ledger,
+    jobs: JobQueue,
+    /// Games deleted by this call.
+    deleted: Vec<String>,
+    /// Stored games that could not be read, with the reason: left in storage untouched.
+    unreadable: Vec<(String, String)>,
+}
+
+/// An answer to the page: the status a server gives and the body (JSON, or a PGN file's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// The body.
+    pub body: String,
+}
+
+impl Reply {
+    fn json(status: u16, value: &impl serde::Serialize) -> Reply {
+        match serde_json::to_string(value) {
+            Ok(body) => Reply { status, body },
+            Err(e) => Reply::error(&ApiError::Internal(e.to_string())),
+        }
+    }
+
+    /// The answer for `error`.
+    pub fn error(error: &ApiError) -> Reply {
+        Reply {
+            status: error.status_code(),
+            body: serde_json::to_string(&error.body()).unwrap_or_default(),
+        }
+    }
+}
+
+impl SiteGames {
+    /// Reads the stored games; those that cannot be read are left out (and in storage), and
+    /// listed by [`SiteGames::unreadable`].
+    pub fn load(&mut self, stored: Vec<StoredGame>) {
+        for record in stored {
+            if !game_requests::is_valid_id(&record.id) || self.games.contains_key(&record.id) {
+                continue;
+            }
+            match read_game(&record) {
+                Ok(game) => {
+                    self.games.insert(record.id.clone(), GameEntry::new(game));
+                }
+                Err(reason) => self.unreadable.push((record.id, reason)),
+            }
+        }
+    }
+
+    /// Stored games that could not be read, and why.
+    pub fn unreadable(&self) -> &[(String, String)] {
+        &self.unreadable
+    }
+
+    /// Answers a request of the games' API: `route` is the path after `/api/games` (empty for
+    /// the list), `query` what follows `?`.
+    pub fn answer(&mut self, method: &str, route: &str, query: &str, body: &[u8]) -> Reply {
+        let now = Instant::now();
+        match self.route(method, route, query, body, now) {
+            Ok(reply) => reply,
+            Err(error) => Reply::error(&error),
+        }
+    }
+
+    fn route(
+        &mut self,
+        method: &str,
+        route: &str,
+        query: &str,
+        body: &[u8],
+        now: Instant,
+    ) -> Result<Reply, ApiError> {
+        let parts: Vec<&str> = route.split('/').filter(|p| !p.is_empty()).collect();
+        match (method, parts.as_slice()) {
+            ("GET", []) => {
+                let mut list: Vec<Summary> = self
+                    .games
+                    .values()
+                    .map(|entry| summary(entry.game()))
+                    .collect();
+                list.sort_by(|a, b| (b.updated, &b.id).cmp(&(a.updated, &a.id)));
+                Ok(Reply::json(200, &list))
+            }
+            ("POST", []) => {
+                let game = read_json::<game_requests::NewGame>(body)?.game()?;
+                let id = self.add(game, now)?;
+                Ok(Reply::json(201, &crate::view::view(&self.games[&id], now)))
+            }
+            ("POST", ["import"]) => {
+                let game = game_requests::imported(body, &read_query(query)?)?;
+                let hash = import_hash(&game);
+                let earlier = self
+                    .games
+                    .values()
+                    .find(|entry| hash.is_some() && import_hash(entry.game()) == hash)
+                    .map(|entry| entry.game().id().to_owned());
+                let (id, new) = match earlier {
+                    Some(id) => (id, false),
+                    None => (self.add(game, now)?, true),
+                };
+                let view = game_requests::ImportView {
+                    game: crate::view::view(&self.games[&id], now),
+                    already_imported: !new,
+                };
+                Ok(Reply::json(if new { 201 } else { 200 }, &view))
+            }
+            ("GET", [id]) => {
+                let query: game_requests::GetQuery = read_query(query)?;
+                self.find(id, now)?;
+                self.schedule(id);
+                let view = game_requests::game_view(&self.games[*id], &query, now);
+                Ok(Reply::json(200, &view))
+            }
+            ("DELETE", [id]) => {
+                let mut entry = self
+                    .games
+                    .remove(*id)
+                    .ok_or_else(|| ApiError::no_game(id))?;
+                entry.cancel_job();
+                self.deleted.push((*id).to_owned());
+                self.ledger
+                    .pending
+                    .borrow_mut()
+                    .push(Pending::Deleted(Box::new(entry)));
+                Ok(Reply {
+                    status: 204,
+                    body: String::new(),
+                })
+            }
+            ("GET", [id, "pgn"]) => {
+                let query: game_requests::PgnQuery = read_query(query)?;
+                let (text, _name) = game_requests::pgn_file(self.find(id, now)?, &query, now)?;
+                Ok(Reply {
+                    status: 200,
+                    body: text,
+                })
+            }
+            ("POST", [id, "leave"]) => {
+                let entry = self
+                    .games
+                    .get_mut(*id)
+                    .ok_or_else(|| ApiError::no_game(id))?;
+                if game_requests::leave(entry) {
+                    self.ledger.update(entry, |entry| {
+                        entry.change(|game| game.pause(now))?;
+                        Ok::<_, ApiError>(((), true))
+                    })?;
+                }
+                Ok(Reply {
+                    status: 204,
+                    body: String::new(),
+                })
+            }
+            ("POST", [id, action]) => {
+                let Some(request) = GameRequest::read(action, body) else {
+                    return Err(ApiError::NotFound("no such API route".into()));
+                };
+                let request = request?;
+                let study = matches!(request, GameRequest::Study(_));
+                let entry = self
+                    .games
+                    .get_mut(*id)
+                    .ok_or_else(|| ApiError::no_game(id))?;
+                entry.seen(now);
+                let mut jobs = QueueJobs {
+                    queue: &mut self.jobs,
+                };
+                let done = self
+                    .ledger
+                    .update(entry, |entry| request.apply(entry, &mut jobs, now));
+                self.schedule(id);
+                let at = done?;
+                let game = crate::view::view(&self.games[*id], now);
+                if study {
+                    Ok(Reply::json(200, &game_requests::StudyView { at, game }))
+                } else {
+                    Ok(Reply::json(200, &game))
+                }
+            }
+            (_, [] | ["import"] | [_] | [_, _]) => Err(ApiError::MethodNotAllowed),
+            _ => Err(ApiError::NotFound("no such API route".into())),
+        }
+    }
+
+    /// The game with this id, noted as seen.
+    fn find(&mut self, id: &str, now: Instant) -> Result<&mut GameEntry, ApiError> {
+        let entry = self
+            .games
+            .get_mut(id)
+            .ok_or_else(|| ApiError::no_game(id))?;
+        entry.seen(now);
+        Ok(entry)
+    }
+
+    /// Adds a new game (kept with the call's other changes); its id.
+    fn add(&mut self, mut game: WebGame, _now: Instant) -> Result<String, ApiError> {
+        // Ids differ within a run; one taken by an earlier run's game is made again.
+        for _ in 0..100 {
+            if !self.games.contains_key(game.id()) {
+                break;
+            }
+            game.set_id(game_requests::new_id());
+        }
+        let id = game.id().to_owned();
+        if self.games.contains_key(&id) {
+            return Err(ApiError::Internal("no free game id".into()));
+        }
+        self.games.insert(id.clone(), GameEntry::new(game));
+        self.ledger
+            .pending
+            .borrow_mut()
+            .push(Pending::Added(id.clone()));
+        self.ledger.changed.borrow_mut().push(id.clone());
+        self.schedule(&id);
+        Ok(id)
+    }
+
+    /// Starts the job the game needs now, if none runs: the computer's move when it is to
+    /// move, else an analysis when the person asked for one.
+    fn schedule(&mut self, id: &str) {
+        let Some(entry) = self.games.get_mut(id) else {
+            return;
+        };
+        if let Some(kind) = job_run::next_job(entry) {
+            let _ = QueueJobs {
+                queue: &mut self.jobs,
+            }
+            .start_job(entry, kind);
+        }
+    }
+
+    /// The position the search with this ticket searches, if it is the running one.
+    pub fn search_root(&self, ticket: u64) -> Option<&xiangqi::Position> {
+        match &self.jobs.running {
+            Some((running, _)) if *running == ticket => self.jobs.root.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// A progress report of the search with this ticket.
+    pub fn job_info(&mut self, ticket: u64, info: &SearchInfo) {
+        if let Some((running, queued)) = &self.jobs.running {
+            if *running == ticket {
+                if let Some(entry) = self.games.get_mut(&queued.game) {
+                    queued.job.report(entry, info);
+                }
+            }
+        }
+    }
+
+    /// The search with this ticket ended with `outcome` (`None`: the engine failed).
+    pub fn job_done(&mut self, ticket: u64, outcome: Option<Outcome>) {
+        let Some((running, mut queued)) = self.jobs.running.take() else {
+            return;
+        };
+        if running != ticket {
+            self.jobs.running = Some((running, queued));
+            return;
+        }
+        let Some(entry) = self.games.get_mut(&queued.game) else {
+            return;
+        };
+        if !queued.job.is_current(entry) {
+            return;
+        }
+        let Some(outcome) = outcome else {
+            entry.engine_failed(queued.job.cancel_flag());
+            return;
+        };
+        if queued.job.finish(entry, outcome, &self.ledger) == Flow::Stop {
+            return;
+        }
+        match queued.job.next(entry, Instant::now()) {
+            Some(order) => self.jobs.run(queued, order),
+            None => {
+                let id = queued.game;
+                self.schedule(&id);
+            }
+        }
+    }
+
+    /// Ends the games whose side to move has run out of time.
+    pub fn tick(&mut self) {
+        let now = Instant::now();
+        let due: Vec<String> = self
+            .games
+            .values()
+            .filter(|entry| entry.game().ending().is_none())
+            .filter(|entry| entry.game().deadline().is_some_and(|d| d <= now))
+            .map(|entry| entry.game().id().to_owned())
+            .collect();
+        for id in due {
+            if let Some(entry) = self.games.get_mut(&id) {
+                let _ = self.ledger.update(entry, |entry| {
+                    Ok::<_, StoreError>(((), entry.change(|game| game.flag_if_due(now))))
+                });
+            }
+            self.schedule(&id);
+        }
+    }
+
+    /// What the host is to do after this call: the games to write or delete, the search to
+    /// start or stop, when to wake.
+    pub fn effects(&mut self) -> Effects {
+        self.pump();
+        let now = Instant::now();
+        let mut changed = std::mem::take(&mut *self.ledger.changed.borrow_mut());
+        changed.sort();
+        changed.dedup();
+        let put = changed
+            .iter()
+            .filter_map(|id| self.games.get(id))
+            .map(|entry| StoredGame {
+                id: entry.game().id().to_owned(),
+                pgn: game_file::pgn(entry.game(), Notation::Chinese, now),
+                updated: entry.game().record().updated,
+            })
+            .collect();
+        let wake_in = self
+            .games
+            .values()
+            .filter(|entry| entry.game().ending().is_none())
+            .filter_map(|entry| entry.game().deadline())
+            .min()
+            .map(|deadline| deadline.saturating_duration_since(now));
+        Effects {
+            put,
+            delete: std::mem::take(&mut self.deleted),
+            start: self.jobs.start.take(),
+            stop: std::mem::take(&mut self.jobs.stop),
+            wake_in,
+        }
+    }
+
+    /// Drops a running job that is no longer wanted, and starts the next waiting one.
+    fn pump(&mut self) {
+        if let Some((_, queued)) = &self.jobs.running {
+            let wanted = self
+                .games
+                .get(&queued.game)
+                .is_some_and(|entry| queued.job.is_current(entry));
+            if !wanted {
+                self.jobs.running = None;
+                self.jobs.start = None;
+                self.jobs.stop = true;
+            }
+        }
+        while self.jobs.running.is_none() {
+            let Some(mut queued) = self.jobs.waiting.pop_front() else {
+                return;
+            };
+            let Some(entry) = self.games.get_mut(&queued.game) else {
+                continue;
+            };
+            if !queued.job.is_current(entry) {
+                continue;
+            }
+            match queued.job.next(entry, Instant::now()) {
+                Some(order) => self.jobs.run(queued, order),
+                None => {
+                    let id = queued.game;
+                    self.schedule(&id);
+                }
+            }
+        }
+    }
+
+    /// The host kept every change of the call.
+    pub fn kept(&mut self) {
+        for pending in self.ledger.pending.take() {
+            if let Pending::Changed(id, _) | Pending::Added(id) = pending {
+                if let Some(entry) = self.games.get_mut(&id) {
+                    entry.set_save_error(None);
+                }
+            }
+        }
+    }
+
+    /// Storage refused the call's changes (`full`: the quota is used up): every game is put
+    /// back as it was before the call; a game whose change came from the engine (the
+    /// computer's move) shows the failure and tries again when the person retries. The
+    /// answer for the page.
+    pub fn not_kept(&mut self, full: bool, reason: &str) -> Reply {
+        let error = DiskError {
+            kind: if full {
+                DiskFailure::Full
+            } else {
+                DiskFailure::Other
+            },
+            message: if full {
+                format!("the browser's storage for this site is full ({reason})")
+            } else {
+                format!("the browser could not store the game ({reason})")
+            },
+        };
+        let mut pending = self.ledger.pending.take();
+        pending.reverse();
+        for change in pending {
+            match change {
+                Pending::Changed(id, before) => {
+                    if let Some(entry) = self.games.get_mut(&id) {
+                        entry.restore(*before);
+                        entry.cancel_job();
+                        entry.set_save_error(Some((&error).into()));
+                    }
+                }
+                Pending::Added(id) => {
+                    if let Some(mut entry) = self.games.remove(&id) {
+                        entry.cancel_job();
+                    }
+                }
+                Pending::Deleted(entry) => {
+                    self.games.insert(entry.game().id().to_owned(), *entry);
+                }
+            }
+        }
+        self.ledger.changed.take();
+        self.deleted.clear();
+        Reply::error(&ApiError::Storage(error))
+    }
+}
+
+/// A stored game read back.
+fn read_game(record: &StoredGame) -> Result<WebGame, String> {
+    let mut records = read_pgn(record.pgn.as_bytes(), &NotationCodec(Notation::Chinese))
+        .map_err(|e| e.to_string())?;
+    if records.is_empty() {
+        return Err("no game in the record".into());
+    }
+    let record_game = records.swap_remove(0);
+    let mut game = game_file::from_record(
+        record.id.clone(),
+        &record_game,
+        Origin::Saved,
+        None,
+        Instant::now(),
+    );
+    game.set_updated(record.updated);
+    Ok(game)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+}
+
+fn read_query<T: serde::de::DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::BadRequest(format!("invalid query: {e}")))
+}
