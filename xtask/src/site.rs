@@ -15,7 +15,13 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 /// The site's own files in `crates/web/page/site/`, copied as they are.
-const SITE_FILES: [&str; 3] = ["worker.js", "xiangqi-module.js", "manifest.webmanifest"];
+const SITE_FILES: [&str; 5] = [
+    "worker.js",
+    "engine-worker.js",
+    "game-storage.js",
+    "xiangqi-module.js",
+    "manifest.webmanifest",
+];
 /// The home-screen icons: (file, pixels).
 const ICONS: [(&str, u32); 3] = [
     ("icons/icon-192.png", 192),

@@ -160,19 +160,33 @@ fn start_driver(driver: &Path) -> Result<(Process, u16)> {
 }
 
 async fn connect(port: u16, chrome: &Path, profile: &Path) -> Result<Client> {
+    connect_as(port, chrome, profile, None).await
+}
+
+/// A browser session; with `phone` (width and height), Chromium emulates a phone of that size
+/// with a touch screen.
+async fn connect_as(
+    port: u16,
+    chrome: &Path,
+    profile: &Path,
+    phone: Option<(u32, u32)>,
+) -> Result<Client> {
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chrome,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
+    let mut options = json!({
+        "binary": chrome,
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+            format!("--user-data-dir={}", profile.display()),
+        ],
+    });
+    if let Some((width, height)) = phone {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": true},
+        });
+    }
+    caps.insert("goog:chromeOptions".into(), options);
     // Extra switches for a measurement (`XIANGQI_CHROME_ARGS="--js-flags=…"`).
     if let Some(extra) = std::env::var_os("XIANGQI_CHROME_ARGS") {
         let args = caps["goog:chromeOptions"]["args"]

@@ -1,11 +1,13 @@
 //! The static site (`cargo xtask site`): built, served by a plain static file server (Python's
 //! `http.server`), loaded; the search laboratory searches in the page's worker; with the server
 //! stopped the site still opens and searches (its service worker kept it); a new version is
-//! announced and taken only when asked for.
+//! announced and taken only when asked for. And a person plays there with the server gone: a
+//! game on the clock against level 2, kept in the browser across reloads, on a desktop and on a
+//! phone.
 
 use super::{
-    browser_or_skip, connect, expect, free_port, runtime, start_driver, wait_for_port, Page,
-    Process, TempDir, ONE_AT_A_TIME, WAIT,
+    browser_or_skip, connect, connect_as, expect, free_port, runtime, start_driver, wait_for_port,
+    Page, Process, TempDir, ONE_AT_A_TIME, WAIT,
 };
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -203,4 +205,125 @@ async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Resul
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     lab_run(page).await
+}
+
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn a_game_is_played_offline_and_kept_across_reloads() {
+    let Some((driver, chrome)) = browser_or_skip() else {
+        return;
+    };
+    let site = TempDir::new("site-play");
+    if !build_site(&site.0) {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for (name, phone) in [("desktop", None), ("phone", Some((390, 844)))] {
+        let profile = TempDir::new(&format!("site-play-{name}"));
+        let shots = TempDir::new(&format!("site-play-files-{name}"));
+        let run = async {
+            let port = free_port();
+            let server = serve(&site.0, port)?;
+            let (_driver, driver_port) = start_driver(&driver)?;
+            let client = connect_as(driver_port, &chrome, &profile.0, phone).await?;
+            let page = Page {
+                client: client.clone(),
+                shots: shots.0.clone(),
+            };
+            if phone.is_none() {
+                client.set_window_size(1280, 900).await?;
+            }
+            let result = play_offline(&page, port, server, phone.is_some()).await;
+            let _ = client.close().await;
+            result
+        };
+        runtime()
+            .block_on(run)
+            .unwrap_or_else(|e| panic!("playing on the static site ({name}): {e:#}"));
+    }
+}
+
+/// The game the page shows, as the page's own back end (the worker) has it.
+async fn site_game(page: &Page) -> Result<serde_json::Value> {
+    Ok(page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             import(new URL('assets/js/api.js', location.href).href)
+               .then((m) => m.api.get(document.body.dataset.gameId))
+               .then(done, (e) => done({error: String(e)}));",
+            vec![],
+        )
+        .await?)
+}
+
+/// Plays one legal move of the person's (the first of the worker's list) by tapping or
+/// clicking its two points, and waits for the computer's answer.
+async fn play_and_get_answer(page: &Page) -> Result<()> {
+    let game = site_game(page).await?;
+    let Some(mv) = game["legal"].get(0).and_then(|m| m.as_str()) else {
+        bail!("no legal move for the person: {game}");
+    };
+    let plies = page.plies().await?;
+    page.play(mv).await?;
+    page.wait_plies(plies + 2).await
+}
+
+async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> Result<()> {
+    let base = format!("http://127.0.0.1:{port}");
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    let screen = page
+        .js("return [window.innerWidth, navigator.maxTouchPoints > 0, matchMedia('(pointer: coarse)').matches];")
+        .await?;
+    let want = if phone {
+        serde_json::json!([390, true, true])
+    } else {
+        serde_json::json!([1280, false, false])
+    };
+    expect("the screen's width and touch", screen, want)?;
+    page.until(
+        "the service worker in charge, the site kept",
+        "navigator.serviceWorker.controller !== null && document.body.dataset.gameId",
+    )
+    .await?;
+    drop(server);
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until("the page, offline", "document.body.dataset.gameId")
+        .await?;
+    page.new_game_on_clock("red", 2, Some("3")).await?;
+    let id = page.game_id().await?;
+    for _ in 0..3 {
+        play_and_get_answer(page).await?;
+    }
+    let game = site_game(page).await?;
+    expect("the level", game["level"].clone(), serde_json::json!(2))?;
+    expect("the moves", page.plies().await?, 6)?;
+    // The moves (their times are kept to the second, as in a PGN's clock comments).
+    let iccs = |game: &serde_json::Value| -> Vec<serde_json::Value> {
+        game["moves"]
+            .as_array()
+            .map(|moves| moves.iter().map(|m| m["iccs"].clone()).collect())
+            .unwrap_or_default()
+    };
+    let moves = iccs(&game);
+    // Reloaded (offline still), the page finds the game where it was, its clock with it.
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until(
+        "the same game after a reload",
+        &format!("document.body.dataset.gameId === '{id}'"),
+    )
+    .await?;
+    page.wait_plies(6).await?;
+    let again = site_game(page).await?;
+    expect("the moves after a reload", iccs(&again), moves)?;
+    if again["clock"].is_null() {
+        bail!("the game lost its clock: {again}");
+    }
+    play_and_get_answer(page).await?;
+    let errors = page.js("return window.xiangqiErrors;").await?;
+    expect("script errors on the page", errors, serde_json::json!([]))
 }

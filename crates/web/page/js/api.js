@@ -53,14 +53,23 @@ export const api = {
   study: (id, body) => request('POST', `/api/games/${id}/study`, body),
   review: (id, depth) => request('POST', `/api/games/${id}/review`, { depth }),
   settings: (id, body) => request('POST', `/api/games/${id}/settings`, body),
+  /** The game's PGN file (text, not JSON). */
   pgn: async (id, notation) => {
-    const r = await fetch(`/api/games/${id}/pgn?notation=${notation}`);
+    const path = `/api/games/${id}/pgn?notation=${notation}`;
+    if (onSite) {
+      const { status, text } = await siteRequest('GET', path, '');
+      if (status !== 200) throw new ApiError(status, JSON.parse(text || 'null'));
+      return text;
+    }
+    const r = await fetch(path);
     if (!r.ok) throw new ApiError(r.status, null);
     return r.text();
   },
   checkFen: (fen) => request('POST', '/api/fen', { fen }),
   checkBook: (fen) => request('POST', '/api/book', { fen }),
   levels: () => request('GET', '/api/levels'),
-  // The static site's worker ends with the page: nothing to tell.
-  leave: (id) => !onSite && navigator.sendBeacon?.(`/api/games/${id}/leave`),
+  /** The page leaves the game: its searches stop and a running clock pauses. */
+  leave: (id) => (onSite
+    ? siteRequest('POST', `/api/games/${id}/leave`, '')
+    : navigator.sendBeacon?.(`/api/games/${id}/leave`)),
 };

@@ -1,14 +1,31 @@
 // The static site's back end: a worker that answers the page's API requests with the engine in
-// WebAssembly (crates/wasm: `xiangqi_play::local`, the same answers as the web server's), so
-// the page never waits on a search. Messages in: {id, method, path, body}; out: {id, status,
-// text}.
+// WebAssembly (crates/wasm: `xiangqi_play::local`, the same answers as the web server's). The
+// games live in the browser's storage (game-storage.js); the engine's searches for them run in
+// a second worker (engine-worker.js), so the page gets its answers while the computer thinks.
+// Messages in: {id, method, path, body}; out: {id, status, text}.
+//
+// Everything that touches the module runs one step at a time, in order (`serially`): a page's
+// request, a search's report or result, a clock running out. A step's changes count once they
+// are stored; if storage refuses them the module puts the games back and the answer is the error.
 
 import { instantiate } from './xiangqi-module.js';
+import { readGames, writeGames } from './game-storage.js';
 
-/** The module, instantiated once; again after it has failed (a panic ends the instance). */
-let engine = null;
+/** The compiled module, for this worker's instance and the engine worker's (a promise, and
+ * the module once it is there). */
+let compiled = null;
+let compiledModule = null;
+/** `call(request)` of this worker's instance, once it and the stored games are loaded. */
+let ready = null;
 /** What the module said as it panicked, if it did. */
 let panicked = null;
+/** The engine worker, while it searches or waits for its next order, and its search's ticket. */
+let engine = null;
+let engineTicket = null;
+/** The clock's wake-up. */
+let wake = null;
+/** The chain of steps. */
+let steps = Promise.resolve();
 
 function report(text) {
   const message = JSON.parse(text);
@@ -16,26 +33,127 @@ function report(text) {
 }
 
 function load() {
-  engine = fetch(new URL('xiangqi.wasm', import.meta.url))
+  compiled ||= fetch(new URL('xiangqi.wasm', import.meta.url))
     .then((response) => {
       if (!response.ok) throw new Error(`xiangqi.wasm: HTTP ${response.status}`);
       return response.arrayBuffer();
     })
-    .then((bytes) => instantiate(bytes, report));
-  return engine;
+    .then((bytes) => WebAssembly.compile(bytes))
+    .then((module) => (compiledModule = module));
+  ready ||= compiled
+    .then((module) => instantiate(module, report))
+    .then(async (call) => {
+      let stored = { games: [], broken: [] };
+      try {
+        stored = await readGames();
+      } catch (e) {
+        console.warn(`the games cannot be read from the browser's storage: ${e.message}`);
+      }
+      const loaded = call({ cmd: 'load_games', games: stored.games });
+      for (const { id, reason } of loaded.unreadable || []) {
+        console.warn(`stored game ${id} cannot be read (${reason}); it is left in storage as it is`);
+      }
+      for (const id of stored.broken) console.warn(`stored record ${id} is not a game; it is left as it is`);
+      await settle(call, loaded.effects);
+      return call;
+    });
+  ready.catch(() => { ready = null; compiled = null; });
+  return ready;
+}
+
+/** Runs `step` after the steps before it. */
+function serially(step) {
+  const run = steps.then(step);
+  steps = run.catch(() => {});
+  return run;
 }
 
 function failure(message) {
   return JSON.stringify({ error: 'internal', message });
 }
 
-self.onmessage = async (event) => {
-  const { id, method, path, body } = event.data;
+/** Carries out what the module asks after a call: store the games (then tell it whether they
+ * were kept), stop or start a search, set the clock's wake-up. `answer` is the call's answer to
+ * the page, if any; returns it, or the error that replaces it when storage refused the games. */
+async function settle(call, effects, answer = null) {
+  if (!effects) return answer;
+  if (effects.put.length || effects.delete.length) {
+    try {
+      await writeGames(effects.put, effects.delete);
+      effects = merge(effects, call({ cmd: 'kept' }).effects);
+    } catch (e) {
+      const refused = call({ cmd: 'not_kept', full: Boolean(e.full), reason: e.message });
+      answer = { status: refused.status, text: refused.body };
+      effects = merge(effects, refused.effects);
+    }
+  }
+  if (effects.stop) stopEngine();
+  if (effects.start) startSearch(effects.start);
+  clearTimeout(wake);
+  if (effects.wake_ms !== null && effects.wake_ms !== undefined) {
+    // A little after the moment, so that the clock has surely run out.
+    wake = setTimeout(() => serially(tick), effects.wake_ms + 20);
+  }
+  return answer;
+}
+
+/** The search and clock effects of two calls in a row (the second's storage was settled). */
+function merge(first, second) {
+  return {
+    put: [],
+    delete: [],
+    stop: first.stop || second.stop,
+    start: second.start || (second.stop ? null : first.start),
+    wake_ms: second.wake_ms,
+  };
+}
+
+async function tick() {
+  const call = await load();
+  await settle(call, call({ cmd: 'tick' }).effects);
+}
+
+function stopEngine() {
+  engine?.terminate();
+  engine = null;
+}
+
+function startSearch({ ticket, order }) {
+  if (!engine) {
+    engine = new Worker(new URL('engine-worker.js', import.meta.url), { type: 'module' });
+    engine.onmessage = (event) => serially(() => fromEngine(event.data));
+    engine.onerror = (event) => {
+      event.preventDefault?.();
+      const lost = engineTicket;
+      stopEngine();
+      serially(() => fromEngine({ ticket: lost, failed: event.message || 'the engine stopped' }));
+    };
+    // Searches come only after the module was compiled (load() waited for it).
+    engine.postMessage({ module: compiledModule });
+  }
+  engineTicket = ticket;
+  engine.postMessage({ ticket, order });
+}
+
+async function fromEngine(message) {
+  const call = await load();
+  if (message.info) {
+    call({ cmd: 'job_info', ticket: message.ticket, info: message.info });
+    return;
+  }
+  if (message.failed) {
+    console.warn(`the engine failed: ${message.failed}`);
+    stopEngine();
+  }
+  const done = call({ cmd: 'job_done', ticket: message.ticket, outcome: message.outcome || null });
+  await settle(call, done.effects);
+}
+
+async function answerPage({ id, method, path, body }) {
   let call;
   try {
-    call = await (engine || load());
+    call = await load();
   } catch (e) {
-    engine = null;
     self.postMessage({ id, status: 500, text: failure(`the engine could not be loaded: ${e.message}`) });
     return;
   }
@@ -43,13 +161,18 @@ self.onmessage = async (event) => {
     const answer = call({ cmd: 'api', method, path, body });
     if (answer.error) {
       self.postMessage({ id, status: 400, text: failure(answer.error) });
-    } else {
-      self.postMessage({ id, status: answer.status, text: answer.body });
+      return;
     }
+    const final = await settle(call, answer.effects, { status: answer.status, text: answer.body });
+    self.postMessage({ id, ...final });
   } catch (e) {
-    // The module trapped (a bug): its state is lost; the next request starts a new one.
-    engine = null;
+    // The module trapped (a bug): its state is lost; the next request starts a new one from
+    // the stored games.
+    ready = null;
+    stopEngine();
     self.postMessage({ id, status: 500, text: failure(`the engine failed: ${panicked || e.message}`) });
     panicked = null;
   }
-};
+}
+
+self.onmessage = (event) => serially(() => answerPage(event.data));
