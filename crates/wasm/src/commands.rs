@@ -6,7 +6,7 @@
 //! | `perft` | `fen?`, `depth` | `{nodes, ms}` |
 //! | `search` | `fen?`, `moves?` (ICCS), `level?` (1–10), `movetime?` / `depth?` / `nodes?`, `lines?` | `{best, ponder, score, depth, nodes, ms, pv}`; each progress report is emitted as `{depth, score, nodes, ms, pv, line}` |
 //! | `new_game` | | `{}`: forgets the hash table |
-//! | `api` | `method`, `path`, `body` (a string) | `{status, body, effects}`: the web server's answer to that request (`xiangqi_play::local`), and what the host is to do |
+//! | `api` | `method`, `path`, `body` (a string) or `bytes` (a file's, as numbers) | `{status, body, effects}`: the web server's answer to that request (`xiangqi_play::local`), and what the host is to do |
 //! | `load_games` | `games`: `[{id, pgn, updated}]` as stored | `{loaded, unreadable: [{id, reason}], effects}` |
 //! | `kept` | | `{effects}`: the host stored the last call's games |
 //! | `not_kept` | `full`, `reason` | `{status, body, effects}`: storage refused them; every game is as before the call, and the body is the error for the page |
@@ -85,6 +85,8 @@ pub enum Request {
         /// The request body (JSON, or nothing).
         #[serde(default)]
         body: String,
+        /// A binary body instead (a loaded file), as its bytes.
+        bytes: Option<Vec<u8>>,
     },
     /// The games kept in the browser's storage, read when the worker starts.
     LoadGames {
@@ -228,9 +230,14 @@ impl Session {
                 self.engine().new_game();
                 Ok(serde_json::json!({}))
             }
-            Request::Api { method, path, body } => {
-                let answer =
-                    xiangqi_play::local::answer(&mut self.games, &method, &path, body.as_bytes());
+            Request::Api {
+                method,
+                path,
+                body,
+                bytes,
+            } => {
+                let body = bytes.unwrap_or_else(|| body.into_bytes());
+                let answer = xiangqi_play::local::answer(&mut self.games, &method, &path, &body);
                 Ok(serde_json::json!({
                     "status": answer.status,
                     "body": answer.body,
@@ -542,5 +549,30 @@ mod tests {
             r#"{"cmd":"job_done","ticket":7,"outcome":null}"#,
         );
         assert!(answer["effects"]["start"].is_null(), "{answer}");
+    }
+
+    #[test]
+    fn a_loaded_file_makes_one_game_however_often_it_is_loaded() {
+        let mut games = Session::default();
+        // 1. 炮二平五 in GBK, as many Chinese PGN files are.
+        let mut bytes = b"[Game \"Chinese Chess\"]\n\n1. ".to_vec();
+        bytes.extend([0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5]);
+        bytes.extend(b" *\n");
+        let load = serde_json::json!({"cmd": "api", "method": "POST", "path": "/api/games/import?level=3", "bytes": bytes});
+        let (first, _) = ask(&mut games, &load.to_string());
+        assert_eq!(first["status"], 201, "{first}");
+        let game: serde_json::Value =
+            serde_json::from_str(first["body"].as_str().unwrap()).unwrap();
+        assert_eq!(game["moves"][0]["chinese"], "炮二平五", "{game}");
+        assert_eq!(game["level"], 3);
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let (again, _) = ask(&mut games, &load.to_string());
+        assert_eq!(again["status"], 200, "{again}");
+        let same: serde_json::Value =
+            serde_json::from_str(again["body"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            (same["id"].clone(), same["already_imported"].clone()),
+            (game["id"].clone(), true.into())
+        );
     }
 }

@@ -324,6 +324,93 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
         bail!("the game lost its clock: {again}");
     }
     play_and_get_answer(page).await?;
+    if !phone {
+        tour(page, &id).await?;
+    }
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect("script errors on the page", errors, serde_json::json!([]))
+}
+
+/// The rest of what the page does, offline on the static site: a hint, the engine's analysis,
+/// undo, the PGN file, resigning and the review, a loaded PGN file, the games list.
+async fn tour(page: &Page, id: &str) -> Result<()> {
+    page.click("#hint").await?;
+    page.until(
+        "the hint arrow",
+        "document.querySelector('#board .hint-arrow') !== null",
+    )
+    .await?;
+    page.click("#analysis-toggle").await?;
+    page.until(
+        "analysis to depth 6",
+        "parseInt((document.querySelector('#an-depth').textContent.match(/\\d+/) || ['0'])[0]) >= 6",
+    )
+    .await?;
+    page.click("#analysis-toggle").await?;
+    let plies = page.plies().await?;
+    page.click("#undo").await?;
+    page.wait_plies(plies - 2).await?;
+
+    // The PGN link makes the file in the page.
+    page.js(
+        "window.savedFile = null;
+         const make = URL.createObjectURL;
+         URL.createObjectURL = (blob) => { blob.text().then((t) => { window.savedFile = t; }); return make(blob); };
+         return true;",
+    )
+    .await?;
+    page.click("#save-pgn").await?;
+    page.until("the saved file", "window.savedFile !== null")
+        .await?;
+    let pgn = page.js("return window.savedFile;").await?;
+    let pgn = pgn.as_str().unwrap_or("");
+    if !(pgn.contains("[Game \"Chinese Chess\"]") && pgn.contains("TimeControl")) {
+        bail!("the saved PGN lacks the game: {pgn}");
+    }
+
+    page.click("#resign").await?;
+    page.click("#confirm-yes").await?;
+    page.until(
+        "the end dialog",
+        "document.querySelector('#end-dialog').open",
+    )
+    .await?;
+    page.click("#end-review").await?;
+    page.until(
+        "the review",
+        "!document.querySelector('#review-panel').hidden && /done/.test(document.querySelector('#review-progress').textContent)",
+    )
+    .await?;
+
+    // A loaded PGN file (GBK), then the list has both games.
+    let text = "[Game \"Chinese Chess\"]\r\n\r\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\r\n";
+    let (gbk, _, _) = encoding_rs::GBK.encode(text);
+    let folder = TempDir::new("site-file");
+    let file = folder.0.join("game.pgn");
+    std::fs::write(&file, &gbk)?;
+    page.client
+        .find(fantoccini::Locator::Css("#pgn-file"))
+        .await?
+        .send_keys(&file.display().to_string())
+        .await?;
+    page.until(
+        "the loaded game",
+        &format!(
+            "document.body.dataset.gameId !== '{id}' && document.querySelectorAll('#moves > li[data-ply]').length === 4"
+        ),
+    )
+    .await?;
+    let list = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             import(new URL('assets/js/api.js', location.href).href)
+               .then((m) => m.api.list()).then((l) => done(l.length), (e) => done(String(e)));",
+            vec![],
+        )
+        .await?;
+    if list.as_u64().is_none_or(|n| n < 2) {
+        bail!("the games list: {list}");
+    }
+    Ok(())
 }

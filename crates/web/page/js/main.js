@@ -13,8 +13,9 @@ import { setupClock } from './clock.js';
 import { humanPlays } from './state.js';
 import { settings, session } from './settings.js';
 import { $ } from './dom.js';
+import { notice } from './dialogs.js';
 import { drawLogos } from './glyphs.js';
-import { keepOffline } from './site.js';
+import { keepOffline, saveOnSite } from './site.js';
 
 app.board = new Board($('board'), {
   onTap: (sq) => tap(sq),
@@ -53,6 +54,7 @@ async function start() {
   setupKeyboard();
   // Time up on the page: the server decides the flag, ask it.
   setupClock(() => refresh(), (side) => Boolean(app.game) && humanPlays(side));
+  saveOnSite($('save-pgn'), () => api.pgn(app.game.id, app.notation), (e) => notice(e.message, 'error'));
   loadLevelElo();
   window.addEventListener('pagehide', () => {
     if (!app.game) return;

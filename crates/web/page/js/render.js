@@ -9,6 +9,7 @@ import { renderBook } from './book.js';
 import { renderMoves, openingText } from './movelist.js';
 import { renderStudyTools, ensureLegal, nextPath, edit } from './study.js';
 import { $ } from './dom.js';
+import { onSite } from './site.js';
 
 export function render(animate = null) {
   const game = app.game;
@@ -56,7 +57,8 @@ export function render(animate = null) {
   // The review names the opening too.
   $('review-opening').hidden = !game.opening || !game.review;
   if (game.opening) $('review-opening').textContent = openingText(game.opening);
-  $('save-pgn').href = `/api/games/${game.id}/pgn?notation=${app.notation}`;
+  // On the static site the link's click makes the file (site.js); the server serves it.
+  if (!onSite) $('save-pgn').href = `/api/games/${game.id}/pgn?notation=${app.notation}`;
   $('save-pgn').setAttribute('download', `xiangqi-${game.id}.pgn`);
 }
 

@@ -50,6 +50,26 @@ export function siteRequest(method, path, body) {
   });
 }
 
+/** On the static site, `link` (a download link) saves the text `make()` gives as a file of the
+ * link's download name; there is no server to serve it. `failed(error)` says why it could not. */
+export function saveOnSite(link, make, failed) {
+  if (!onSite) return;
+  link.href = '#';
+  link.addEventListener('click', async (event) => {
+    event.preventDefault();
+    try {
+      const url = URL.createObjectURL(new Blob([await make()], { type: 'application/x-chess-pgn' }));
+      const save = document.createElement('a');
+      save.href = url;
+      save.download = link.getAttribute('download') || 'game.pgn';
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      failed(e);
+    }
+  });
+}
+
 /** Keeps the site for offline use, and says so when a new version is ready, with a button that
  * switches to it (the page reloads with the new version's files, all of them). */
 export function keepOffline() {

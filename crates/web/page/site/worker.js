@@ -158,7 +158,12 @@ async function answerPage({ id, method, path, body }) {
     return;
   }
   try {
-    const answer = call({ cmd: 'api', method, path, body });
+    // A loaded file's bytes go as numbers; the module reads JSON.
+    const binary = body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+    const request = binary
+      ? { cmd: 'api', method, path, bytes: Array.from(new Uint8Array(body.buffer || body, body.byteOffset || 0, body.byteLength)) }
+      : { cmd: 'api', method, path, body };
+    const answer = call(request);
     if (answer.error) {
       self.postMessage({ id, status: 400, text: failure(answer.error) });
       return;
