@@ -575,4 +575,25 @@ mod tests {
             (game["id"].clone(), true.into())
         );
     }
+
+    #[test]
+    fn a_clock_that_runs_out_ends_the_game_when_the_host_wakes_it() {
+        let mut games = Session::default();
+        let clock = r#"{"human":"both","clock":{"red":{"minutes":0.01},"black":{"minutes":0.01}}}"#;
+        let created = api(&mut games, "POST", "/api/games", clock);
+        assert_eq!(created["status"], 201, "{created}");
+        let wake = created["effects"]["wake_ms"].as_u64().unwrap();
+        assert!(wake <= 600, "{created}");
+        let game: serde_json::Value =
+            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let id = game["id"].as_str().unwrap().to_owned();
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        std::thread::sleep(Duration::from_millis(wake + 50));
+        let (woken, _) = ask(&mut games, r#"{"cmd":"tick"}"#);
+        assert_eq!(woken["effects"]["put"][0]["id"], id.as_str(), "{woken}");
+        assert!(woken["effects"]["wake_ms"].is_null(), "{woken}");
+        let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
+        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        assert_eq!(view["outcome"]["reason"], "timeout", "{view}");
+    }
 }

@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 35] = [
+const FILES: [(&str, &str, &str); 36] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -61,6 +61,7 @@ const FILES: [(&str, &str, &str); 35] = [
     ("js/dom.js", JS, include_str!("../page/js/dom.js")),
     ("js/settings.js", JS, include_str!("../page/js/settings.js")),
     ("js/site.js", JS, include_str!("../page/js/site.js")),
+    ("js/backend.js", JS, include_str!("../page/js/backend.js")),
     ("lab.css", "text/css", include_str!("../page/lab.css")),
     ("js/lab.js", JS, include_str!("../page/js/lab.js")),
     ("js/lab-tree.js", JS, include_str!("../page/js/lab-tree.js")),

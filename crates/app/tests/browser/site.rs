@@ -326,9 +326,40 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
     play_and_get_answer(page).await?;
     if !phone {
         tour(page, &id).await?;
+        let errors = page.js("return window.xiangqiErrors;").await?;
+        expect("script errors on the page", errors, serde_json::json!([]))?;
+        return second_tab(page, &base).await;
     }
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect("script errors on the page", errors, serde_json::json!([]))
+}
+
+/// A second tab of the site leaves the games to the first, and says so; once the first is
+/// closed, it takes them over.
+async fn second_tab(page: &Page, base: &str) -> Result<()> {
+    let first = page.client.window().await?;
+    let shown = page.game_id().await?;
+    let second = page.client.new_window(true).await?;
+    page.client.switch_to_window(second.handle).await?;
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until(
+        "the other tab's notice",
+        "!document.querySelector('#notice').hidden && /another tab/.test(document.querySelector('#notice').textContent)",
+    )
+    .await?;
+    page.client.switch_to_window(first).await?;
+    page.client.close_window().await?;
+    let handles = page.client.windows().await?;
+    let Some(left) = handles.into_iter().next() else {
+        bail!("no window is left");
+    };
+    page.client.switch_to_window(left).await?;
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until(
+        "the games in the second tab",
+        &format!("document.body.dataset.gameId === '{shown}'"),
+    )
+    .await
 }
 
 /// The rest of what the page does, offline on the static site: a hint, the engine's analysis,

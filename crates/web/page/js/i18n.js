@@ -2,6 +2,7 @@
 // data-i18n-title (tooltip) or data-i18n-aria (aria-label).
 
 import { settings } from './settings.js';
+import { onSite } from './backend.js';
 
 /** How long a move took: `3.4s` under ten seconds, `12s` under a minute, else `2:05`. */
 function duration(ms, seconds) {
@@ -101,6 +102,9 @@ const TEXT = {
       fen_generals_facing: '局面无效：双将照面', fen_opponent_in_check: '局面无效：不走棋的一方正被将军',
       fen_syntax: 'FEN 格式错误', fen_game_over: '不能从这个局面开局：棋局已经结束',
       disk_full: '磁盘已满', disk_read_only: '数据目录不可写', disk_error: '磁盘出错',
+      site_disk_full: '浏览器给本网站的存储空间已满：删除几盘旧棋局再试', site_disk_read_only: '浏览器不允许本网站保存棋局',
+      site_disk_error: '浏览器没能保存棋局',
+      other_tab: '棋局已在本网站的另一个标签页或窗口中打开：请在那里下棋，或关闭它，本页随后接手',
       too_long: '棋局已达到最长步数', timeout: '请求超时', paused: '计时已暂停，请先继续', no_offer: '电脑没有提议和棋',
       no_clock: '本局不计时',
       handicap_side: '让先时受让的一方执红先走：电脑让先请选执红，你让先请选执黑', lab_depth: '这个算法不能搜这么深', cancelled: '已停止',
@@ -230,6 +234,9 @@ const TEXT = {
       no_review: 'there is no finished review to keep', no_comment_before: 'only a variation\'s first move has a comment before it', bad_glyph: 'not a glyph',
       comment_too_long: 'the comment is too long',
       disk_full: 'the disk is full', disk_read_only: 'the data folder cannot be written',
+      site_disk_full: 'the browser\'s storage for this site is full: delete a few old games and try again',
+      site_disk_read_only: 'the browser does not let this site keep games', site_disk_error: 'the browser could not keep the game',
+      other_tab: 'the games are open in another tab or window of this site: play there, or close it and this page takes them over',
       disk_error: 'the disk reported an error', too_long: 'the game has reached the most plies a game may have',
       timeout: 'the request took too long', paused: 'the clock is paused: resume first', no_offer: 'the computer has not offered a draw',
       fen_no_general: 'invalid position: a general is missing', fen_too_many: 'invalid position: too many pieces of a kind',
@@ -301,7 +308,9 @@ export function t(key, ...args) {
 
 /** A reason code's text, or the server's English message. */
 export function reasonText(code, fallback) {
-  return TEXT[lang].codes[code] || fallback || code;
+  // On the static site games are kept in the browser's storage, not on a disk.
+  const key = onSite && /^disk_/.test(code || '') ? `site_${code}` : code;
+  return TEXT[lang].codes[key] || fallback || code;
 }
 
 // Refusals of a position whose kind alone does not say where the fault is: the server's detail

@@ -3,9 +3,9 @@
 // site for offline use. Served by `xiangqi serve`, none of this runs.
 
 import { t } from './i18n.js';
+import { onSite } from './backend.js';
 
-/** Whether this page is the static site's (the site's pages say so on their <html>). */
-export const onSite = document.documentElement.dataset.backend === 'worker';
+export { onSite };
 
 let worker = null;
 const pending = new Map();

@@ -43,22 +43,64 @@ function load() {
   ready ||= compiled
     .then((module) => instantiate(module, report))
     .then(async (call) => {
-      let stored = { games: [], broken: [] };
-      try {
-        stored = await readGames();
-      } catch (e) {
-        console.warn(`the games cannot be read from the browser's storage: ${e.message}`);
-      }
-      const loaded = call({ cmd: 'load_games', games: stored.games });
-      for (const { id, reason } of loaded.unreadable || []) {
-        console.warn(`stored game ${id} cannot be read (${reason}); it is left in storage as it is`);
-      }
-      for (const id of stored.broken) console.warn(`stored record ${id} is not a game; it is left as it is`);
-      await settle(call, loaded.effects);
+      if (await gamesHeld) await loadGames(call);
       return call;
     });
   ready.catch(() => { ready = null; compiled = null; });
   return ready;
+}
+
+/** Reads the stored games into the module. */
+async function loadGames(call) {
+  let stored = { games: [], broken: [] };
+  try {
+    stored = await readGames();
+  } catch (e) {
+    console.warn(`the games cannot be read from the browser's storage: ${e.message}`);
+  }
+  const loaded = call({ cmd: 'load_games', games: stored.games });
+  for (const { id, reason } of loaded.unreadable || []) {
+    console.warn(`stored game ${id} cannot be read (${reason}); it is left in storage as it is`);
+  }
+  for (const id of stored.broken) console.warn(`stored record ${id} is not a game; it is left as it is`);
+  await settle(call, loaded.effects);
+}
+
+/** Whether this worker holds the games. One tab at a time does (a Web Lock held for the
+ * worker's life): two tabs changing their own copies of a game would each write over the
+ * other's moves. The others answer games' requests with a refusal until the tab holding the
+ * games closes, and then take them over from storage. */
+let holding = !self.navigator?.locks;
+const gamesHeld = new Promise((resolve) => {
+  if (holding) {
+    resolve(true);
+    return;
+  }
+  const forever = () => new Promise(() => {});
+  navigator.locks.request('xiangqi-games', { ifAvailable: true }, (lock) => {
+    if (lock) {
+      holding = true;
+      resolve(true);
+      return forever();
+    }
+    resolve(false);
+    return navigator.locks.request('xiangqi-games', () => {
+      serially(async () => {
+        const call = await load();
+        await loadGames(call);
+        holding = true;
+      });
+      return forever();
+    });
+  });
+});
+
+function otherTab() {
+  return JSON.stringify({
+    error: 'rejected',
+    code: 'other_tab',
+    message: 'the games are open in another tab or window of this site: play there, or close it and this page takes them over',
+  });
 }
 
 /** Runs `step` after the steps before it. */
@@ -155,6 +197,10 @@ async function answerPage({ id, method, path, body }) {
     call = await load();
   } catch (e) {
     self.postMessage({ id, status: 500, text: failure(`the engine could not be loaded: ${e.message}`) });
+    return;
+  }
+  if (path.startsWith('/api/games') && !holding) {
+    self.postMessage({ id, status: 409, text: otherTab() });
     return;
   }
   try {
