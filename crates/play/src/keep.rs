@@ -3,6 +3,7 @@
 
 use crate::entry::GameEntry;
 use crate::error::ApiError;
+use crate::game::Snapshot;
 use xiangqi_files::disk::DiskError;
 
 /// Why a change of a game was not kept.
@@ -33,4 +34,26 @@ pub trait Keep {
         entry: &mut GameEntry,
         change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
     ) -> Result<T, E>;
+}
+
+/// Runs `change` on the game (refused for a removed game); a change that fails is undone. When
+/// it changed what is kept of the game, `keep` is given the game and its state before the
+/// change, to keep it (or note it to keep); should that fail, `keep` puts the game back.
+pub fn undoable<T, E: From<StoreError>>(
+    entry: &mut GameEntry,
+    change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
+    keep: impl FnOnce(&mut GameEntry, Snapshot) -> Result<(), StoreError>,
+) -> Result<T, E> {
+    if entry.is_removed() {
+        return Err(StoreError::Gone.into());
+    }
+    let before = entry.snapshot();
+    match change(entry) {
+        Ok((value, false)) => Ok(value),
+        Ok((value, true)) => keep(entry, before).map(|()| value).map_err(E::from),
+        Err(e) => {
+            entry.restore(before);
+            Err(e)
+        }
+    }
 }

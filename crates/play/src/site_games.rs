@@ -16,7 +16,7 @@ use crate::game_file::{self, import_hash, Origin};
 use crate::game_requests::{self, GameRequest, StartJob};
 use crate::job::JobKind;
 use crate::job_run::{self, Flow, JobRun, Order, Outcome};
-use crate::keep::{Keep, StoreError};
+use crate::keep::{self, Keep, StoreError};
 use crate::summary::{summary, Summary};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -80,26 +80,15 @@ impl Keep for Ledger {
         entry: &mut GameEntry,
         change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
     ) -> Result<T, E> {
-        if entry.is_removed() {
-            return Err(StoreError::Gone.into());
-        }
-        let before = entry.snapshot();
-        match change(entry) {
-            Ok((value, changed)) => {
-                if changed {
-                    let id = entry.game().id().to_owned();
-                    self.pending
-                        .borrow_mut()
-                        .push(Pending::Changed(id.clone(), Box::new(before)));
-                    self.changed.borrow_mut().push(id);
-                }
-                Ok(value)
-            }
-            Err(e) => {
-                entry.restore(before);
-                Err(e)
-            }
-        }
+        // Noted now, written by the host after the call; undone if storage refuses it.
+        keep::undoable(entry, change, |entry, before| {
+            let id = entry.game().id().to_owned();
+            self.pending
+                .borrow_mut()
+                .push(Pending::Changed(id.clone(), Box::new(before)));
+            self.changed.borrow_mut().push(id);
+            Ok(())
+        })
     }
 }
 
@@ -432,6 +421,15 @@ impl SiteGames {
         if queued.job.finish(entry, outcome, &self.ledger) == Flow::Stop {
             return;
         }
+        self.advance(queued);
+    }
+
+    /// Gives the job's next order to the engine or, when the job is done, starts the game's
+    /// next job.
+    fn advance(&mut self, mut queued: Queued) {
+        let Some(entry) = self.games.get_mut(&queued.game) else {
+            return;
+        };
         match queued.job.next(entry, Instant::now()) {
             Some(order) => self.jobs.run(queued, order),
             None => {
@@ -508,21 +506,15 @@ impl SiteGames {
             }
         }
         while self.jobs.running.is_none() {
-            let Some(mut queued) = self.jobs.waiting.pop_front() else {
+            let Some(queued) = self.jobs.waiting.pop_front() else {
                 return;
             };
-            let Some(entry) = self.games.get_mut(&queued.game) else {
-                continue;
-            };
-            if !queued.job.is_current(entry) {
-                continue;
-            }
-            match queued.job.next(entry, Instant::now()) {
-                Some(order) => self.jobs.run(queued, order),
-                None => {
-                    let id = queued.game;
-                    self.schedule(&id);
-                }
+            let wanted = self
+                .games
+                .get(&queued.game)
+                .is_some_and(|entry| queued.job.is_current(entry));
+            if wanted {
+                self.advance(queued);
             }
         }
     }

@@ -18,7 +18,7 @@ use xiangqi_play::entry::{lock, GameEntry, SharedGame};
 use xiangqi_play::game::WebGame;
 use xiangqi_play::game_file::import_hash;
 use xiangqi_play::game_file::{self, Origin};
-use xiangqi_play::keep::Keep;
+use xiangqi_play::keep::{self, Keep};
 use xiangqi_play::summary::{summary, Summary};
 
 /// How many games are kept in memory at most; the least recently used idle ones beyond this
@@ -251,35 +251,23 @@ impl GameStore {
 
 /// A change is kept once the game's file is written.
 impl Keep for GameStore {
-    /// Makes `change` to a game durably. `change` says whether it changed what the file
-    /// records; if so the game is written, and if that fails the game is put back as it was.
-    /// A change that fails is undone as well. Refused for a removed game.
     fn update<T, E: From<StoreError>>(
         &self,
         entry: &mut GameEntry,
         change: impl FnOnce(&mut GameEntry) -> Result<(T, bool), E>,
     ) -> Result<T, E> {
-        if entry.is_removed() {
-            return Err(StoreError::Gone.into());
-        }
-        let before = entry.snapshot();
-        match change(entry) {
-            Ok((value, false)) => Ok(value),
-            Ok((value, true)) => match self.write(entry.game()) {
+        keep::undoable(entry, change, |entry, before| {
+            match self.write(entry.game()) {
                 Ok(()) => {
                     entry.set_save_error(None);
-                    Ok(value)
+                    Ok(())
                 }
                 Err(e) => {
                     entry.restore(before);
-                    Err(StoreError::Disk(e).into())
+                    Err(StoreError::Disk(e))
                 }
-            },
-            Err(e) => {
-                entry.restore(before);
-                Err(e)
             }
-        }
+        })
     }
 }
 

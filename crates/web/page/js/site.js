@@ -45,9 +45,22 @@ export function siteRequest(method, path, body) {
   if (!worker) startWorker();
   return new Promise((resolve) => {
     const id = nextId++;
-    pending.set(id, resolve);
+    pending.set(id, (answer) => {
+      if (answer.status === 201) keepStorage();
+      resolve(answer);
+    });
     worker.postMessage({ id, method, path, body });
   });
+}
+
+let persisting = false;
+
+/** Once the person has a game here, asks the browser to keep the site's storage under storage
+ * pressure too (by default a browser may clear a site's storage to make room). */
+function keepStorage() {
+  if (persisting || !navigator.storage?.persist) return;
+  persisting = true;
+  navigator.storage.persist().catch(() => {});
 }
 
 /** On the static site, `link` (a download link) saves the text `make()` gives as a file of the
