@@ -431,7 +431,45 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
         ),
     )
     .await?;
-    let list = page
+    let list = listed(page).await?;
+    if list.as_u64().is_none_or(|n| n < 2) {
+        bail!("the games list: {list}");
+    }
+
+    // A record in storage that is no game is said, left alone, and harms nothing else.
+    let shown = page.game_id().await?;
+    let stored = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const open = indexedDB.open('xiangqi', 1);
+             open.onsuccess = () => {
+               const tx = open.result.transaction('games', 'readwrite');
+               tx.objectStore('games').put({ id: 'broken-1', pgn: 'not a game', updated: 0 });
+               tx.oncomplete = () => done(true);
+               tx.onerror = () => done(String(tx.error));
+             };
+             open.onerror = () => done(String(open.error));",
+            vec![],
+        )
+        .await?;
+    expect("a broken record stored", stored, serde_json::json!(true))?;
+    page.client.refresh().await?;
+    page.until(
+        "the note about the broken record",
+        "!document.querySelector('#notice').hidden && /1 stored game could not be read/.test(document.querySelector('#notice').textContent)",
+    )
+    .await?;
+    page.until(
+        "the game after the note",
+        &format!("document.body.dataset.gameId === '{shown}'"),
+    )
+    .await
+}
+
+/// The number of games the page's worker lists.
+async fn listed(page: &Page) -> Result<serde_json::Value> {
+    Ok(page
         .client
         .execute_async(
             "const done = arguments[arguments.length - 1];
@@ -439,9 +477,5 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
                .then((m) => m.api.list()).then((l) => done(l.length), (e) => done(String(e)));",
             vec![],
         )
-        .await?;
-    if list.as_u64().is_none_or(|n| n < 2) {
-        bail!("the games list: {list}");
-    }
-    Ok(())
+        .await?)
 }

@@ -20,6 +20,7 @@ function pawns(cs) {
 const TEXT = {
   zh: {
     updateReady: '新版本已就绪。', updateNow: '更新',
+    unreadableGames: (n) => `浏览器里存着 ${n} 盘读不出的棋局，已原样保留，没有列出。`,
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
     piecesAsPictograms: '棋子改用图形', piecesAsCharacters: '棋子改用汉字',
     newGame: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转', offerDraw: '求和',
@@ -146,6 +147,7 @@ const TEXT = {
   },
   en: {
     updateReady: 'A new version is ready.', updateNow: 'Update',
+    unreadableGames: (n) => `${n} stored game${n === 1 ? '' : 's'} could not be read; left in the browser's storage as they are, not listed.`,
     title: 'Xiangqi', games: 'Games', theme: 'Light / dark', sound: 'Sound', board: 'Board',
     piecesAsPictograms: 'Pieces as pictograms', piecesAsCharacters: 'Pieces as Chinese characters',
     newGame: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip', offerDraw: 'Offer draw',

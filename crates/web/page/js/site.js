@@ -3,6 +3,7 @@
 // site for offline use. Served by `xiangqi serve`, none of this runs.
 
 import { t } from './i18n.js';
+import { notice } from './dialogs.js';
 import { onSite } from './backend.js';
 
 export { onSite };
@@ -14,6 +15,11 @@ let nextId = 1;
 function startWorker() {
   worker = new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (event) => {
+    // Unasked: games in storage the worker could not read.
+    if (event.data.unreadable) {
+      notice(() => t('unreadableGames', event.data.unreadable), 'error');
+      return;
+    }
     const { id, status, text } = event.data;
     pending.get(id)?.({ status, text });
     pending.delete(id);

@@ -63,6 +63,8 @@ async function loadGames(call) {
     console.warn(`stored game ${id} cannot be read (${reason}); it is left in storage as it is`);
   }
   for (const id of stored.broken) console.warn(`stored record ${id} is not a game; it is left as it is`);
+  const unreadable = (loaded.unreadable || []).length + stored.broken.length;
+  if (unreadable) self.postMessage({ unreadable });
   await settle(call, loaded.effects);
 }
 
