@@ -80,6 +80,9 @@ pub fn build(out: &Path, simd: bool) -> Result<()> {
             // Unwinding needs the browser's exception handling; a panic ends the worker.
             "--config",
             "profile.release.panic=\"abort\"",
+            // Function names are for debuggers: a sixth of the module, and no use to a player.
+            "--config",
+            "profile.release.strip=\"symbols\"",
         ])
         .status()
         .with_context(|| format!("cannot run {}", cargo.display()))?;
