@@ -32,6 +32,9 @@ pub fn max_depth(algorithm: Algorithm) -> u32 {
         Algorithm::AlphaBetaMvvLva | Algorithm::AlphaBetaHistory => 7,
         Algorithm::Pvs | Algorithm::PvsTt | Algorithm::PvsHistory => 7,
         Algorithm::PvsTtHistory | Algorithm::PvsIdAspiration => 8,
+        Algorithm::AlphaBetaKiller => 7,
+        Algorithm::AlphaBetaQuiescence | Algorithm::AlphaBetaQuiescenceMvvLva => 6,
+        Algorithm::AlphaBetaNullMove | Algorithm::AlphaBetaLmr => 8,
         Algorithm::Engine => 20,
     }
 }
@@ -68,9 +71,7 @@ pub struct Info {
 
 /// What the laboratory offers.
 pub fn info() -> Info {
-    let algorithms = Algorithm::ALL
-        .into_iter()
-        .chain(Algorithm::ABLATIONS)
+    let algorithms = Algorithm::every()
         .map(|a| AlgorithmInfo {
             name: a.name(),
             max_depth: max_depth(a),

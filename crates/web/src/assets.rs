@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 36] = [
+const FILES: [(&str, &str, &str); 37] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -65,6 +65,11 @@ const FILES: [(&str, &str, &str); 36] = [
     ("lab.css", "text/css", include_str!("../page/lab.css")),
     ("js/lab.js", JS, include_str!("../page/js/lab.js")),
     ("js/lab-tree.js", JS, include_str!("../page/js/lab-tree.js")),
+    (
+        "js/lab-lesson.js",
+        JS,
+        include_str!("../page/js/lab-lesson.js"),
+    ),
     (
         "js/lab-chart.js",
         JS,

@@ -32,7 +32,9 @@ pub struct LabArgs {
     depth: u32,
     /// Algorithms to run, comma-separated, or `all` (the nine: minimax, negamax, alphabeta,
     /// alphabeta-mvvlva, alphabeta-history, alphabeta-tt, pvs-tt-history, pvs-id-aspiration,
-    /// engine). Also `pvs`, `pvs-tt`, `pvs-history`: NegaScout without one or both helpers.
+    /// engine). Also `pvs`, `pvs-tt`, `pvs-history`: NegaScout without one or both helpers;
+    /// and the engine's ideas, each added to `alphabeta-mvvlva`: `alphabeta-killer`,
+    /// `alphabeta-qs`, `alphabeta-qs-mvvlva`, `alphabeta-nullmove`, `alphabeta-lmr`.
     #[arg(
         long,
         value_delimiter = ',',

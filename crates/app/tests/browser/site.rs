@@ -125,6 +125,29 @@ async fn lab_run(page: &Page) -> Result<()> {
     )
 }
 
+/// The lesson of the horizon effect: alpha-beta's value swings from depth 3 to depth 4, the
+/// quiescence search's hardly.
+async fn horizon_lesson(page: &Page) -> Result<()> {
+    page.click("#lab-horizon").await?;
+    page.until(
+        "the horizon lesson",
+        "!document.querySelector('#lab-lesson-table').hidden \
+         && document.querySelectorAll('#lab-lesson-table tbody tr').length === 2",
+    )
+    .await?;
+    let values = page
+        .js("return [...document.querySelectorAll('#lab-lesson-table tbody tr')].map((tr) => [...tr.cells].slice(0, 4).map((c) => c.textContent));")
+        .await?;
+    expect(
+        "the lesson's values",
+        values,
+        serde_json::json!([
+            ["alphabeta-mvvlva", "3.04", "-0.47", "3.51"],
+            ["alphabeta-qs-mvvlva", "0.42", "0.01", "0.41"]
+        ]),
+    )
+}
+
 async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Result<()> {
     let base = format!("http://127.0.0.1:{port}");
     page.client.set_window_size(1280, 900).await?;
@@ -132,6 +155,7 @@ async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Resul
         .goto(&format!("{base}/lab.html?lang=en"))
         .await?;
     lab_run(page).await?;
+    horizon_lesson(page).await?;
     page.until(
         "the service worker in charge, the site kept",
         "navigator.serviceWorker.controller !== null",

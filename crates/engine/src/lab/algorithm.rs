@@ -30,6 +30,17 @@ pub enum Algorithm {
     PvsTt,
     /// Ablation: NegaScout with the history heuristic only.
     PvsHistory,
+    /// Alpha-beta with captures first and two killer moves a ply after them.
+    AlphaBetaKiller,
+    /// Alpha-beta with captures first and a quiescence search at the horizon, its captures
+    /// in generation order.
+    AlphaBetaQuiescence,
+    /// The same, the quiescence search's captures in MVV-LVA order.
+    AlphaBetaQuiescenceMvvLva,
+    /// Alpha-beta with captures first and null-move pruning.
+    AlphaBetaNullMove,
+    /// Alpha-beta with captures first and late-move reductions.
+    AlphaBetaLmr,
 }
 
 impl Algorithm {
@@ -49,6 +60,23 @@ impl Algorithm {
     /// NegaScout without one or both of its helpers: what each adds to `pvs-tt-history`.
     pub const ABLATIONS: [Algorithm; 3] = [Algorithm::Pvs, Algorithm::PvsTt, Algorithm::PvsHistory];
 
+    /// The engine's ideas, each added alone to `alphabeta-mvvlva`.
+    pub const IDEAS: [Algorithm; 5] = [
+        Algorithm::AlphaBetaKiller,
+        Algorithm::AlphaBetaQuiescence,
+        Algorithm::AlphaBetaQuiescenceMvvLva,
+        Algorithm::AlphaBetaNullMove,
+        Algorithm::AlphaBetaLmr,
+    ];
+
+    /// Every algorithm: the nine of `all`, the ablations and the ideas.
+    pub fn every() -> impl Iterator<Item = Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .chain(Algorithm::ABLATIONS)
+            .chain(Algorithm::IDEAS)
+    }
+
     /// The name on the command line and in the output.
     pub const fn name(self) -> &'static str {
         match self {
@@ -64,6 +92,11 @@ impl Algorithm {
             Algorithm::Pvs => "pvs",
             Algorithm::PvsTt => "pvs-tt",
             Algorithm::PvsHistory => "pvs-history",
+            Algorithm::AlphaBetaKiller => "alphabeta-killer",
+            Algorithm::AlphaBetaQuiescence => "alphabeta-qs",
+            Algorithm::AlphaBetaQuiescenceMvvLva => "alphabeta-qs-mvvlva",
+            Algorithm::AlphaBetaNullMove => "alphabeta-nullmove",
+            Algorithm::AlphaBetaLmr => "alphabeta-lmr",
         }
     }
 
@@ -73,10 +106,18 @@ impl Algorithm {
         !matches!(self, Algorithm::Engine)
     }
 
-    /// Whether its value must equal minimax's at the same depth (all but the engine, whose
-    /// quiescence search and extensions look past the horizon).
+    /// Whether its value must equal minimax's at the same depth: all but the engine and the
+    /// ideas that change what is searched (a quiescence search looks past the horizon on
+    /// purpose; null-move pruning and reductions risk missing a move for a smaller tree).
     pub const fn is_exact(self) -> bool {
-        self.counts_tree()
+        !matches!(
+            self,
+            Algorithm::Engine
+                | Algorithm::AlphaBetaQuiescence
+                | Algorithm::AlphaBetaQuiescenceMvvLva
+                | Algorithm::AlphaBetaNullMove
+                | Algorithm::AlphaBetaLmr
+        )
     }
 
     /// Whether it keeps a transposition table (allocated before its clock starts).
@@ -114,10 +155,11 @@ impl FromStr for Algorithm {
     type Err = UnknownName;
 
     fn from_str(text: &str) -> Result<Algorithm, UnknownName> {
-        let every = || Algorithm::ALL.into_iter().chain(Algorithm::ABLATIONS);
-        every()
+        Algorithm::every()
             .find(|a| a.name() == text)
-            .ok_or_else(|| UnknownName::new("algorithm", text, every().map(Algorithm::name)))
+            .ok_or_else(|| {
+                UnknownName::new("algorithm", text, Algorithm::every().map(Algorithm::name))
+            })
     }
 }
 

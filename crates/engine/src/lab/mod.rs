@@ -193,6 +193,7 @@
 mod algorithm;
 mod alphabeta;
 mod engine_row;
+mod ideas;
 mod minimal_tree;
 mod minimax;
 mod ordering;
@@ -215,6 +216,7 @@ pub use settings::{Evaluation, Settings, SettingsError, MAX_DEPTH, MAX_TABLE_BIT
 pub use tree::{Node, NodeId, Tree};
 
 use crate::instant::Instant;
+use ideas::Idea;
 use ordering::Order;
 use pvs::Helpers;
 use tree::{NoTree, Recorder};
@@ -243,6 +245,15 @@ pub fn run(
         Algorithm::Pvs => pvs::root(&mut search, depth, Helpers::NONE),
         Algorithm::PvsTt => pvs::root(&mut search, depth, Helpers::TABLE),
         Algorithm::PvsHistory => pvs::root(&mut search, depth, Helpers::HISTORY),
+        Algorithm::AlphaBetaKiller => ideas::root(&mut search, depth, Idea::Killers),
+        Algorithm::AlphaBetaQuiescence => {
+            ideas::root(&mut search, depth, Idea::Quiescence(Order::Generated))
+        }
+        Algorithm::AlphaBetaQuiescenceMvvLva => {
+            ideas::root(&mut search, depth, Idea::Quiescence(Order::MvvLva))
+        }
+        Algorithm::AlphaBetaNullMove => ideas::root(&mut search, depth, Idea::NullMove),
+        Algorithm::AlphaBetaLmr => ideas::root(&mut search, depth, Idea::Reductions),
         Algorithm::Engine => unreachable!("the engine is run above"),
         _ => recording(algorithm, &mut search, &mut NoTree, depth),
     };

@@ -45,7 +45,8 @@ impl Search {
         Search {
             pos: pos.clone(),
             stats: Stats::default(),
-            pv: vec![Vec::new(); settings.depth as usize + 2],
+            // Room for a quiescence search's plies past the depth.
+            pv: vec![Vec::new(); settings.depth as usize + 2 + super::ideas::QUIESCENCE_PLIES],
             history: History::new(),
             table: with_table.then(|| Table::new(settings.table_bits)),
             evaluation: settings.evaluation,
@@ -70,6 +71,11 @@ impl Search {
             let spent = self.node_limit.is_some_and(|n| self.stats.nodes > n);
             self.stopped |= late || told || spent;
         }
+    }
+
+    /// The deepest ply a search may reach (a quiescence search stops there).
+    pub fn max_ply(&self) -> usize {
+        self.pv.len() - 2
     }
 
     /// Whether the search must stop. Once true it stays true: every function returns at once

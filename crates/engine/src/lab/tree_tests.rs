@@ -137,7 +137,7 @@ fn lab_tree_stops_recording_at_the_cap() {
 #[test]
 fn lab_tree_is_refused_for_the_other_searches() {
     let settings = Settings::new(2, Evaluation::Simple);
-    for algorithm in Algorithm::ALL.into_iter().chain(Algorithm::ABLATIONS) {
+    for algorithm in Algorithm::every() {
         let result = run_tree(algorithm, &Position::startpos(), &settings, 100);
         if algorithm.records_tree() {
             assert!(result.is_ok());

@@ -7,6 +7,7 @@ import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
 import { request } from './api.js';
 import { onSite, keepOffline } from './site.js';
 import { START_FEN, parseFen } from './fen.js';
+import { horizonLesson } from './lab-lesson.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -321,6 +322,7 @@ async function start() {
   $('lab-fen').addEventListener('change', positionChosen);
   $('lab-run').addEventListener('click', run);
   $('lab-tree-run').addEventListener('click', buildTrees);
+  $('lab-horizon').addEventListener('click', () => horizonLesson(searching, client));
   $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
   // Leaving the page stops its search.
   addEventListener('pagehide', () => {
