@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 37] = [
+const FILES: [(&str, &str, &str); 39] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -69,6 +69,16 @@ const FILES: [(&str, &str, &str); 37] = [
         "js/lab-lesson.js",
         JS,
         include_str!("../page/js/lab-lesson.js"),
+    ),
+    (
+        "js/lab-steps.js",
+        JS,
+        include_str!("../page/js/lab-steps.js"),
+    ),
+    (
+        "js/lab-stepper.js",
+        JS,
+        include_str!("../page/js/lab-stepper.js"),
     ),
     (
         "js/lab-chart.js",

@@ -148,6 +148,47 @@ async fn horizon_lesson(page: &Page) -> Result<()> {
     )
 }
 
+/// Minimax and alpha-beta at depth 2 stepped through together: forward moves both, the next
+/// cutoff is one in alpha-beta's tree, and back returns.
+async fn step_through(page: &Page) -> Result<()> {
+    page.click("#lab-tree-run").await?;
+    page.until(
+        "the two trees with their steppers",
+        "document.querySelectorAll('.lab-steps').length === 2",
+    )
+    .await?;
+    let counts = "[...document.querySelectorAll('.lab-step-count')].map((c) => c.textContent.split(' / ')[0])";
+    for _ in 0..3 {
+        page.click("#lab-tree-a .lab-step-btn[data-step='forward']")
+            .await?;
+    }
+    expect(
+        "both trees three steps on",
+        page.js(&format!("return {counts};")).await?,
+        serde_json::json!(["4", "4"]),
+    )?;
+    page.js("document.getElementById('lab-step-together').checked = false; return true;")
+        .await?;
+    page.click("#lab-tree-b .lab-step-btn[data-step='cutoff']")
+        .await?;
+    let text = page.text("#lab-tree-b .lab-step-text").await?;
+    if !text.starts_with("Cutoff") {
+        bail!("the next cutoff says {text:?}");
+    }
+    page.until(
+        "the cutoff's node marked in the tree",
+        "document.querySelector('#lab-tree-b .lab-node.lab-step-here') !== null",
+    )
+    .await?;
+    page.click("#lab-tree-a .lab-step-btn[data-step='back']")
+        .await?;
+    expect(
+        "the left tree one step back, the right where it was",
+        page.js(&format!("return {counts}[0];")).await?,
+        serde_json::json!("3"),
+    )
+}
+
 async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Result<()> {
     let base = format!("http://127.0.0.1:{port}");
     page.client.set_window_size(1280, 900).await?;
@@ -156,6 +197,7 @@ async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Resul
         .await?;
     lab_run(page).await?;
     horizon_lesson(page).await?;
+    step_through(page).await?;
     page.until(
         "the service worker in charge, the site kept",
         "navigator.serviceWorker.controller !== null",

@@ -8,6 +8,7 @@ import { request } from './api.js';
 import { onSite, keepOffline } from './site.js';
 import { START_FEN, parseFen } from './fen.js';
 import { horizonLesson } from './lab-lesson.js';
+import { Stepper } from './lab-stepper.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -206,11 +207,23 @@ async function buildTrees() {
     setInfinite(lab.trees.infinite);
     lab.fen = lab.trees.fen;
     const [a, b] = lab.trees.trees;
+    forgetSteppers();
     drawTree($('lab-tree-a'), a, pick);
     if (b) drawTree($('lab-tree-b'), b, pick);
     else $('lab-tree-b').replaceChildren();
+    // Each tree stepped through its search; both together while the box is ticked.
+    const steppers = [];
+    const other = (i) => () => ($('lab-step-together').checked ? steppers[1 - i] : null);
+    steppers.push(new Stepper($('lab-tree-a'), a, a.row.algorithm, pick, other(0)));
+    if (b) steppers.push(new Stepper($('lab-tree-b'), b, b.row.algorithm, pick, other(1)));
+    lab.steppers = steppers;
     pick([]);
   });
+}
+
+function forgetSteppers() {
+  for (const stepper of lab.steppers || []) stepper.detach();
+  lab.steppers = [];
 }
 
 /** Another position was chosen: once the server has taken its FEN, the small board and the
@@ -224,6 +237,7 @@ async function positionChosen() {
   $('lab-table').tBodies[0].replaceChildren();
   $('lab-minimal').textContent = '';
   $('lab-chart').replaceChildren();
+  forgetSteppers();
   $('lab-tree-a').replaceChildren();
   $('lab-tree-b').replaceChildren();
   pick([]);

@@ -1,0 +1,92 @@
+// Stepping through a recorded search, event by event: a node entered with its window, a leaf
+// evaluated, a child's value coming back, the best value and alpha raised, a cutoff with the
+// moves it leaves unsearched, the node's value returned. The events are read off the tree the
+// server recorded (every node's move, entry window, value and cutoff, in the order searched), so
+// they are the search's own. Forward, back, to the next cutoff, or played at a chosen speed;
+// the current path is shown in the tree and on the board, with alpha, beta and the best value
+// of every node on it.
+
+import { t } from './i18n.js';
+import { showValue } from './lab-tree.js';
+
+/** The events of a search of `root` (the server's TreeView root), in the order they happened.
+ * `windows`: whether the algorithm has a window (alpha-beta) or not (minimax, negamax). */
+export function events(root, windows) {
+  const list = [];
+  walk(root, [], list, windows);
+  return list;
+}
+
+function walk(node, path, list, windows) {
+  // The node's own view: its window and values for its side to move.
+  const [alpha0, beta] = node.w;
+  list.push({ kind: 'enter', path, alpha: alpha0, beta, best: null });
+  if (!node.k.length) {
+    list.push({ kind: 'leaf', path, value: node.v });
+    return;
+  }
+  let best = null;
+  let alpha = alpha0;
+  node.k.forEach((child, i) => {
+    const childPath = [...path, child.m];
+    walk(child, childPath, list, windows);
+    const value = -child.v;
+    list.push({ kind: 'back', path, move: child, value, alpha, best });
+    if (best === null || value > best) {
+      best = value;
+      list.push({ kind: 'best', path, move: child, best, alpha });
+    }
+    if (windows && value > alpha) {
+      alpha = value;
+      list.push({ kind: 'alpha', path, alpha, best });
+    }
+    if (node.x && i === node.k.length - 1) {
+      list.push({ kind: 'cutoff', path, move: child, pruned: node.p, alpha, beta, best });
+    }
+  });
+  list.push({ kind: 'return', path, value: node.v, best });
+}
+
+/** The nodes on the way to event `at`'s node, each with its window, alpha and best so far. */
+export function stack(list, at) {
+  const open = [];
+  for (let i = 0; i <= at; i++) {
+    const e = list[i];
+    if (e.kind === 'enter') open.push({ path: e.path, alpha: e.alpha, beta: e.beta, best: null });
+    const top = open[open.length - 1];
+    if (!top) continue;
+    if (e.kind === 'best') top.best = e.best;
+    if (e.kind === 'alpha') top.alpha = e.alpha;
+    if (e.kind === 'leaf') top.best = e.value;
+    // A node that returned is left; the last event keeps it shown.
+    if ((e.kind === 'return' || e.kind === 'leaf') && i < at) open.pop();
+  }
+  return open;
+}
+
+/** What event `e` says, in words. */
+export function describe(e) {
+  const at = e.path.length ? e.path[e.path.length - 1] : null;
+  switch (e.kind) {
+    case 'enter':
+      return t('labStepEnter', at, showValue(e.alpha), showValue(e.beta));
+    case 'leaf':
+      return t('labStepLeaf', showValue(e.value));
+    case 'back':
+      return t('labStepBack', e.move.c, showValue(e.value));
+    case 'best':
+      return t('labStepBest', e.move.c, showValue(e.best));
+    case 'alpha':
+      return t('labStepAlpha', showValue(e.alpha));
+    case 'cutoff':
+      return t('labStepCutoff', e.move.c, showValue(e.best), showValue(e.beta), e.pruned.length);
+    default:
+      return t('labStepReturn', showValue(e.value));
+  }
+}
+
+/** Index of the next cutoff after `at`, or the last event. */
+export function nextCutoff(list, at) {
+  for (let i = at + 1; i < list.length; i++) if (list[i].kind === 'cutoff') return i;
+  return list.length - 1;
+}
