@@ -98,6 +98,10 @@ pub struct NodeView {
     k: Vec<NodeView>,
     /// The moves the cutoff left unsearched: `[iccs, chinese]`.
     p: Vec<[String; 2]>,
+    /// A NegaScout re-search of the move before it (its scout beat α).
+    r: bool,
+    /// Answered by the transposition table.
+    h: bool,
 }
 
 /// A recorded tree with its search's row.
@@ -149,6 +153,8 @@ fn node(tree: &Tree, id: NodeId, pos: &mut Position, name: Option<(String, Strin
         x: n.cutoff,
         k: children,
         p: pruned,
+        r: n.research,
+        h: n.table,
     }
 }
 

@@ -186,7 +186,32 @@ async fn step_through(page: &Page) -> Result<()> {
         "the left tree one step back, the right where it was",
         page.js(&format!("return {counts}[0];")).await?,
         serde_json::json!("3"),
+    )?;
+
+    // NegaScout with its table: stepped to its first re-search, which the tree marks.
+    page.select("#lab-tree-right", "pvs-tt-history").await?;
+    page.select("#lab-tree-depth", "3").await?;
+    page.click("#lab-tree-run").await?;
+    page.until(
+        "NegaScout's tree",
+        "document.querySelector('#lab-tree-b .lab-tree-head strong')?.textContent === 'pvs-tt-history' \
+         && document.querySelectorAll('.lab-steps').length === 2",
     )
+    .await?;
+    let found = page
+        .js("const text = document.querySelector('#lab-tree-b .lab-step-text');
+             const forward = document.querySelector('#lab-tree-b .lab-step-btn[data-step=forward]');
+             for (let i = 0; i < 20000 && !text.textContent.startsWith('Search '); i++) forward.click();
+             return text.textContent;")
+        .await?;
+    if !found.as_str().is_some_and(|t| t.contains("full window")) {
+        bail!("no re-search stepped to: {found}");
+    }
+    page.until(
+        "the re-search marked in the tree",
+        "/again/.test(document.querySelector('#lab-tree-b .lab-node.lab-step-here')?.textContent || '')",
+    )
+    .await
 }
 
 async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Result<()> {

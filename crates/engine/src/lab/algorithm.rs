@@ -131,8 +131,9 @@ impl Algorithm {
         )
     }
 
-    /// Whether [`run_tree`](super::run_tree) can record its tree: minimax, negamax and the
-    /// three plain alpha-beta orders.
+    /// Whether [`run_tree`](super::run_tree) can record its tree: minimax, negamax, the
+    /// three plain alpha-beta orders and NegaScout with or without its helpers (a NegaScout
+    /// tree shows each re-search and each answer of the table).
     pub const fn records_tree(self) -> bool {
         matches!(
             self,
@@ -141,6 +142,10 @@ impl Algorithm {
                 | Algorithm::AlphaBeta
                 | Algorithm::AlphaBetaMvvLva
                 | Algorithm::AlphaBetaHistory
+                | Algorithm::PvsTtHistory
+                | Algorithm::Pvs
+                | Algorithm::PvsTt
+                | Algorithm::PvsHistory
         )
     }
 }

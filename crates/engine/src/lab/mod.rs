@@ -240,11 +240,7 @@ pub fn run(
     let depth = settings.depth;
     let value = match algorithm {
         Algorithm::AlphaBetaTt => alphabeta::root_tt(&mut search, depth),
-        Algorithm::PvsTtHistory => pvs::root(&mut search, depth, Helpers::BOTH),
         Algorithm::PvsIdAspiration => pvs::iterative_deepening(&mut search, depth),
-        Algorithm::Pvs => pvs::root(&mut search, depth, Helpers::NONE),
-        Algorithm::PvsTt => pvs::root(&mut search, depth, Helpers::TABLE),
-        Algorithm::PvsHistory => pvs::root(&mut search, depth, Helpers::HISTORY),
         Algorithm::AlphaBetaKiller => ideas::root(&mut search, depth, Idea::Killers),
         Algorithm::AlphaBetaQuiescence => {
             ideas::root(&mut search, depth, Idea::Quiescence(Order::Generated))
@@ -261,8 +257,8 @@ pub fn run(
 }
 
 /// [`run`], recording the tree the search walks, up to `cap` nodes (see [`Tree`]): for the
-/// algorithms that [record one](Algorithm::records_tree), minimax, negamax and the three plain
-/// alpha-beta orders. The report is the same as [`run`]'s; recording only takes longer.
+/// algorithms that [record one](Algorithm::records_tree), minimax, negamax, the three plain
+/// alpha-beta orders and NegaScout (not by iterative deepening). The report is the same as [`run`]'s; recording only takes longer.
 ///
 /// ```
 /// use xiangqi::Position;
@@ -285,7 +281,7 @@ pub fn run_tree(
     if !algorithm.records_tree() {
         return Err(SettingsError::NoTree(algorithm));
     }
-    let mut search = search::Search::new(pos, settings, false);
+    let mut search = search::Search::new(pos, settings, algorithm.uses_table());
     let mut tree = Tree::new(cap);
     let started = Instant::now();
     let value = recording(algorithm, &mut search, &mut tree, settings.depth);
@@ -309,6 +305,10 @@ fn recording<R: Recorder>(
         Algorithm::AlphaBeta => alphabeta::root(search, rec, depth, Order::Generated),
         Algorithm::AlphaBetaMvvLva => alphabeta::root(search, rec, depth, Order::MvvLva),
         Algorithm::AlphaBetaHistory => alphabeta::root(search, rec, depth, Order::History),
+        Algorithm::PvsTtHistory => pvs::root(search, rec, depth, Helpers::BOTH),
+        Algorithm::Pvs => pvs::root(search, rec, depth, Helpers::NONE),
+        Algorithm::PvsTt => pvs::root(search, rec, depth, Helpers::TABLE),
+        Algorithm::PvsHistory => pvs::root(search, rec, depth, Helpers::HISTORY),
         _ => unreachable!("{algorithm} does not record a tree"),
     }
 }

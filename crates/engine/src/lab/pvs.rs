@@ -3,6 +3,7 @@
 
 use super::ordering;
 use super::search::Search;
+use super::tree::{NoTree, Recorder};
 use crate::score::{INFINITE, MATE_BOUND};
 use xiangqi::Move;
 
@@ -38,14 +39,14 @@ impl Helpers {
     };
 }
 
-/// NegaScout from the root with the full window.
-pub(super) fn root(s: &mut Search, depth: u32, helpers: Helpers) -> i32 {
+/// NegaScout from the root with the full window, its tree recorded by `rec`.
+pub(super) fn root<R: Recorder>(s: &mut Search, rec: &mut R, depth: u32, helpers: Helpers) -> i32 {
     debug_assert_eq!(
         helpers.table,
         s.table.is_some(),
         "the table is set up by the caller"
     );
-    pvs(s, depth, 0, -INFINITE, INFINITE, helpers)
+    pvs(s, rec, depth, 0, -INFINITE, INFINITE, helpers)
 }
 
 /// Half a soldier: the first aspiration window's half-width. Most iterations change the value
@@ -68,7 +69,7 @@ pub(super) fn iterative_deepening(s: &mut Search, depth: u32) -> i32 {
             (-INFINITE, INFINITE)
         };
         loop {
-            let v = pvs(s, d, 0, alpha, beta, Helpers::BOTH);
+            let v = pvs(s, &mut NoTree, d, 0, alpha, beta, Helpers::BOTH);
             if s.stopped() {
                 return 0;
             }
@@ -94,7 +95,15 @@ pub(super) fn iterative_deepening(s: &mut Search, depth: u32) -> i32 {
 /// the null window `(alpha, alpha + 1)`, which only tells whether it beats `alpha`; a move that
 /// does is searched again with the full window to learn its value. Returns what
 /// [`super::alphabeta`]'s search would: exact inside the window, a bound outside it.
-fn pvs(s: &mut Search, depth: u32, ply: usize, mut alpha: i32, beta: i32, helpers: Helpers) -> i32 {
+fn pvs<R: Recorder>(
+    s: &mut Search,
+    rec: &mut R,
+    depth: u32,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+    helpers: Helpers,
+) -> i32 {
     s.enter(ply);
     if s.stopped() {
         return 0;
@@ -106,6 +115,7 @@ fn pvs(s: &mut Search, depth: u32, ply: usize, mut alpha: i32, beta: i32, helper
     if helpers.table {
         let (answer, best) = s.probe(depth, ply, alpha, beta);
         if let Some(value) = answer {
+            rec.table_answer();
             return value;
         }
         table_move = best;
@@ -129,15 +139,24 @@ fn pvs(s: &mut Search, depth: u32, ply: usize, mut alpha: i32, beta: i32, helper
     for (i, &m) in moves.iter().enumerate() {
         let undo = s.pos.make_move(m);
         let value = if i == 0 {
-            -pvs(s, depth - 1, ply + 1, -beta, -alpha, helpers)
+            rec.open(m, -beta, -alpha);
+            let value = -pvs(s, rec, depth - 1, ply + 1, -beta, -alpha, helpers);
+            rec.close(-value);
+            value
         } else {
-            let scout = -pvs(s, depth - 1, ply + 1, -alpha - 1, -alpha, helpers);
+            rec.open(m, -alpha - 1, -alpha);
+            let scout = -pvs(s, rec, depth - 1, ply + 1, -alpha - 1, -alpha, helpers);
+            rec.close(-scout);
             if scout > alpha && scout < beta {
                 // Better than the best so far: by how much? (The thesis narrows this window to
                 // (scout, β); the full one is as cheap in practice and needs no care with the
                 // bound that a fail-soft search may return below `scout`.)
                 s.stats.researches += 1;
-                -pvs(s, depth - 1, ply + 1, -beta, -alpha, helpers)
+                rec.open(m, -beta, -alpha);
+                rec.research();
+                let value = -pvs(s, rec, depth - 1, ply + 1, -beta, -alpha, helpers);
+                rec.close(-value);
+                value
             } else {
                 scout
             }
@@ -156,6 +175,7 @@ fn pvs(s: &mut Search, depth: u32, ply: usize, mut alpha: i32, beta: i32, helper
         }
         if alpha >= beta {
             s.cutoff(i);
+            rec.cut(&moves.as_slice()[i + 1..]);
             break;
         }
     }

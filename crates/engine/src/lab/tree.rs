@@ -1,7 +1,8 @@
 //! Recording the tree a search walks, for people to look at (the web page's tree explorer).
 //!
 //! The searches that can record ([`Algorithm::records_tree`](super::Algorithm::records_tree):
-//! minimax, negamax and the three plain alpha-beta orders) take a [`Recorder`] as a generic
+//! minimax, negamax, the three plain alpha-beta orders and NegaScout with or without its
+//! helpers) take a [`Recorder`] as a generic
 //! parameter. The plain laboratory runs pass [`NoTree`], whose methods are empty and vanish when
 //! compiled, so those searches allocate nothing and count exactly as before; [`Tree`] keeps
 //! every node up to a cap.
@@ -29,6 +30,11 @@ pub(super) trait Recorder {
     fn close(&mut self, value: i32);
     /// The current node's loop ends with a cutoff; `pruned` are the moves it did not search.
     fn cut(&mut self, pruned: &[Move]);
+    /// The child entered last searches again, with the full window, the move whose null-window
+    /// (scout) search just beat α (NegaScout).
+    fn research(&mut self) {}
+    /// The transposition table answered the current node: it searched no move.
+    fn table_answer(&mut self) {}
 }
 
 /// Records nothing: the plain searches.
@@ -62,6 +68,11 @@ pub struct Node {
     pub children: Vec<NodeId>,
     /// The moves not searched because of the cutoff, in the order they would have come.
     pub pruned: Vec<Move>,
+    /// Whether it is a NegaScout re-search: the move before it among its parent's children is
+    /// the same move, whose null-window search beat α.
+    pub research: bool,
+    /// Whether the transposition table answered it (so it has no children).
+    pub table: bool,
 }
 
 /// A recorded search tree: the root is node 0.
@@ -90,6 +101,8 @@ impl Tree {
                 cutoff: false,
                 children: Vec::new(),
                 pruned: Vec::new(),
+                research: false,
+                table: false,
             }],
             truncated: false,
             cap: cap.max(1),
@@ -136,6 +149,8 @@ impl Recorder for Tree {
             cutoff: false,
             children: Vec::new(),
             pruned: Vec::new(),
+            research: false,
+            table: false,
         });
         self.stack.push(id);
     }
@@ -156,5 +171,17 @@ impl Recorder for Tree {
         let node = self.current();
         node.cutoff = true;
         node.pruned = pruned.to_vec();
+    }
+
+    fn research(&mut self) {
+        if self.unrecorded == 0 {
+            self.current().research = true;
+        }
+    }
+
+    fn table_answer(&mut self) {
+        if self.unrecorded == 0 {
+            self.current().table = true;
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::tests::POSITIONS;
 use super::*;
+use tree::Node;
 use xiangqi::{perft, Position};
 
 /// Large enough for minimax to depth 3 from any of the test positions.
@@ -112,7 +113,7 @@ fn check_node(tree: &Tree, id: NodeId, pos: &mut Position, depth: u32) {
 #[test]
 fn lab_recording_changes_nothing_the_search_counts() {
     let pos = position(POSITIONS[1]);
-    for algorithm in Algorithm::ALL.into_iter().filter(|a| a.records_tree()) {
+    for algorithm in Algorithm::every().filter(|a| a.records_tree()) {
         let settings = Settings::new(3, Evaluation::Engine);
         let plain = run(algorithm, &pos, &settings).unwrap();
         let (recorded, _) = run_tree(algorithm, &pos, &settings, 100).unwrap();
@@ -151,4 +152,86 @@ fn lab_tree_is_refused_for_the_other_searches() {
     };
     let (report, _) = run_tree(Algorithm::Minimax, &Position::startpos(), &stopped, 100).unwrap();
     assert!(!report.finished(), "the node limit stops the search");
+}
+
+/// NegaScout's recorded trees: minimax's value at the root, every node the search counted,
+/// each re-search right after the null-window search of the same move that beat α, the
+/// table's answers without children, and every other node's value its children's best
+/// (the scouts that were searched again not counted) over its legal moves.
+#[test]
+fn lab_tree_of_negascout_shows_its_researches_and_table_answers() {
+    let mut researches = 0;
+    let mut answers = 0;
+    for fen in POSITIONS {
+        let pos = position(fen);
+        for depth in 1..=3 {
+            let (minimax, _) = record(Algorithm::Minimax, &pos, depth, BIG);
+            for algorithm in [
+                Algorithm::Pvs,
+                Algorithm::PvsTt,
+                Algorithm::PvsHistory,
+                Algorithm::PvsTtHistory,
+            ] {
+                let (report, tree) = record(algorithm, &pos, depth, BIG);
+                assert_eq!(
+                    Some(tree.root().value),
+                    minimax.value(),
+                    "{algorithm} {fen}"
+                );
+                assert_eq!(tree.nodes.len() as u64, report.stats.nodes, "{algorithm}");
+                let again = tree.nodes.iter().filter(|n| n.research).count() as u64;
+                assert_eq!(again, report.stats.researches, "{algorithm} {fen}");
+                researches += again;
+                answers += tree.nodes.iter().filter(|n| n.table).count();
+                check_scout_node(&tree, 0, &mut pos.clone(), depth);
+            }
+        }
+    }
+    assert!(
+        researches > 0 && answers > 0,
+        "{researches} re-searches, {answers} answers"
+    );
+}
+
+fn check_scout_node(tree: &Tree, id: NodeId, pos: &mut Position, depth: u32) {
+    let node = tree.node(id);
+    if node.table {
+        assert!(node.children.is_empty());
+        return;
+    }
+    if depth == 0 || node.children.is_empty() {
+        return;
+    }
+    let children: Vec<&Node> = node.children.iter().map(|&c| tree.node(c)).collect();
+    let mut counted = Vec::new();
+    for (i, child) in children.iter().enumerate() {
+        let searched_again = children.get(i + 1).is_some_and(|next| next.research);
+        if child.research {
+            let scout = children[i - 1];
+            assert_eq!(scout.mv, child.mv);
+            // The scout's window was null and it beat the α it was searched with.
+            assert_eq!(scout.window.1 - scout.window.0, 1);
+            assert!(-scout.value > -scout.window.1);
+        }
+        if !searched_again {
+            counted.push(-child.value);
+        }
+    }
+    assert_eq!(node.value, *counted.iter().max().unwrap());
+    let mut moves: Vec<_> = children
+        .iter()
+        .filter(|c| !c.research)
+        .map(|c| c.mv.unwrap())
+        .collect();
+    moves.extend(&node.pruned);
+    let mut legal = pos.legal_moves().as_slice().to_vec();
+    moves.sort_by_key(|m| m.to_string());
+    legal.sort_by_key(|m| m.to_string());
+    assert_eq!(moves, legal);
+    for &child in &node.children {
+        let m = tree.node(child).mv.unwrap();
+        let undo = pos.make_move(m);
+        check_scout_node(tree, child, pos, depth - 1);
+        pos.unmake_move(m, undo);
+    }
 }

@@ -30,7 +30,7 @@ function button(name, label, title) {
 export class Stepper {
   constructor(column, tree, algorithm, show, partner) {
     this.column = column;
-    this.list = events(tree.root, algorithm.startsWith('alphabeta'));
+    this.list = events(tree.root, /^(alphabeta|pvs)/.test(algorithm));
     this.at = 0;
     this.show = show;
     this.partner = partner;
@@ -123,23 +123,25 @@ export class Stepper {
       }
       this.path.append(row);
     }
-    this.mark(e.path);
+    this.mark(e.ids);
     this.show(e.path);
   }
 
-  /** Opens the tree down to `path`'s node and marks it and its ancestors. */
-  mark(path) {
+  /** Opens the tree down to the node at `ids` (its children's indices from the root) and
+   * marks it and its ancestors. */
+  mark(ids) {
     for (const old of this.column.querySelectorAll('.lab-step-on, .lab-step-here')) {
       old.classList.remove('lab-step-on', 'lab-step-here');
     }
-    for (let i = 1; i <= path.length; i++) {
-      const key = path.slice(0, i).join(' ');
-      const node = this.column.querySelector(`button.lab-node[data-path="${key}"]`);
+    for (let i = 1; i <= ids.length; i++) {
+      const key = ids.slice(0, i).join('.');
+      const node = this.column.querySelector(`button.lab-node[data-node="${key}"]`);
       if (!node) return;
       const li = node.parentElement;
-      if (i < path.length && li.getAttribute('aria-expanded') === 'false') node.click();
-      node.classList.add(i === path.length ? 'lab-step-here' : 'lab-step-on');
-      if (i === path.length) node.scrollIntoView({ block: 'nearest' });
+      const expanded = li.getAttribute('aria-expanded');
+      if (i < ids.length && expanded === 'false') node.click();
+      node.classList.add(i === ids.length ? 'lab-step-here' : 'lab-step-on');
+      if (i === ids.length) node.scrollIntoView({ block: 'nearest' });
     }
   }
 }

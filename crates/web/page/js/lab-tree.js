@@ -41,14 +41,15 @@ export function drawTree(parent, tree, onPick) {
   const list = el('ul', 'lab-tree');
   list.setAttribute('role', 'tree');
   parent.append(list);
-  fill(list, tree.root, [], onPick);
+  fill(list, tree.root, [], [], onPick);
 }
 
-/** The rows of `node`'s children and of its pruned moves. */
-function fill(list, node, path, onPick) {
+/** The rows of `node`'s children and of its pruned moves. `ids`: the node's place, the index
+ * of each child on the way (a NegaScout re-search has the same moves as its scout). */
+function fill(list, node, path, ids, onPick) {
   node.k.forEach((child, i) => {
     const caused = node.x && i === node.k.length - 1;
-    list.append(item(child, [...path, child.m], caused, onPick));
+    list.append(item(child, [...path, child.m], [...ids, i], caused, onPick));
   });
   if (node.p.length) {
     const refuter = node.k[node.k.length - 1];
@@ -62,7 +63,7 @@ function fill(list, node, path, onPick) {
   }
 }
 
-function item(node, path, caused, onPick) {
+function item(node, path, ids, caused, onPick) {
   const li = el('li');
   li.setAttribute('role', 'treeitem');
   // Its replies ended in a cutoff: one of them refuted it.
@@ -70,6 +71,7 @@ function item(node, path, caused, onPick) {
   const button = el('button', 'lab-node');
   button.type = 'button';
   button.dataset.path = path.join(' ');
+  button.dataset.node = ids.join('.');
   const open = node.k.length > 0 || node.p.length > 0;
   const toggle = el('span', 'lab-toggle', open ? '▸' : '·');
   // The move's value and window for the side that played it: the node's, negated.
@@ -80,6 +82,9 @@ function item(node, path, caused, onPick) {
     button.classList.add('lab-cut');
     button.append(el('span', 'lab-cutmark', t('labCutoff')));
   }
+  // NegaScout: searched again after its null-window search beat alpha; answered by the table.
+  if (node.r) button.append(el('span', 'lab-mark', t('labResearchMark')));
+  if (node.h) button.append(el('span', 'lab-mark', t('labTableMark')));
   button.title = `${node.m}`;
   li.append(button);
   let children = null;
@@ -90,7 +95,7 @@ function item(node, path, caused, onPick) {
     if (!children) {
       children = el('ul', 'lab-tree');
       children.setAttribute('role', 'group');
-      fill(children, node, path, onPick);
+      fill(children, node, path, ids, onPick);
       li.append(children);
     } else {
       children.hidden = !children.hidden;
