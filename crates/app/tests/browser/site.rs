@@ -211,6 +211,39 @@ async fn step_through(page: &Page) -> Result<()> {
         "the re-search marked in the tree",
         "/again/.test(document.querySelector('#lab-tree-b .lab-node.lab-step-here')?.textContent || '')",
     )
+    .await?;
+
+    // The same trees as pictures: the stepped node is marked there too, and a click on a
+    // closed node opens its replies.
+    page.select("#lab-tree-view", "picture").await?;
+    page.until(
+        "the picture with the stepped node",
+        "document.querySelector('#lab-tree-b .lab-picture').offsetHeight > 0 \
+         && document.querySelector('#lab-tree-b .lab-pic-node.here') !== null",
+    )
+    .await?;
+    page.js("document.getElementById('lab-trees').scrollIntoView(); return true;")
+        .await?;
+    page.debug_shot("picture.png").await?;
+    page.click("#lab-tree-a .lab-pic-btn:nth-child(4)").await?;
+    let closed = page
+        .js("const frame = document.querySelector('#lab-tree-a .lab-pic').getBoundingClientRect();
+             const inside = [...document.querySelectorAll('#lab-tree-a .lab-pic-node.closed')].find((n) => {
+               const r = n.getBoundingClientRect();
+               return r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom;
+             });
+             return inside ? inside.dataset.node : null;")
+        .await?;
+    let Some(closed) = closed.as_str() else {
+        bail!("no closed node in the picture: {closed}");
+    };
+    page.click(&format!("#lab-tree-a .lab-pic-node[data-node='{closed}']"))
+        .await?;
+    page.debug_shot("picture-open.png").await?;
+    page.until(
+        "a node's replies opened in the picture, beside it",
+        &format!("document.querySelector(\"#lab-tree-a .lab-pic-node[data-node^='{closed}.']\") !== null"),
+    )
     .await
 }
 

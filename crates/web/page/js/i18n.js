@@ -76,6 +76,8 @@ const TEXT = {
     labStepStart: '回到开头', labStepBackBtn: '后退一步', labStepForward: '前进一步', labStepNextCut: '到下一个截断', labStepPlay: '自动播放 / 暂停',
     labStepSpeed: '播放速度', labSpeed_slow: '慢', labSpeed_normal: '中', labSpeed_fast: '快',
     labStepNode: '节点', labStepAlphaCol: 'α', labStepBetaCol: 'β', labStepBestCol: '目前最好', labStepTogether: '两棵树一起单步',
+    labTreeView: '搜索树的显示方式', labAsList: '列表', labAsPicture: '树形图', labPicture: '搜索树的树形图',
+    labZoomIn: '放大', labZoomOut: '缩小', labZoomFit: '显示整棵树', labZoomActual: '原始大小', labPictureCut: (n) => `✂ ${n} 步未搜`,
     labLessons: '课题', labHorizon: '地平线效应', labDepth3: '深度 3', labDepth4: '深度 4', labSwing: '摆动',
     labHorizonText: '开局局面，简单评估。只搜到规定深度的 α-β，在深度 3 和深度 4 之间分值摆动好几个兵：最后一步吃了子就停下评估，对方的回吃落在“地平线”之外，看不见。静态搜索在规定深度之后继续只搜吃子，直到局面平静，两个深度的分值就相差无几了。它的值故意不等于极小化极大的值：它看得更远。',
     labAbout: {
@@ -223,6 +225,8 @@ const TEXT = {
     labStepStart: 'Back to the start', labStepBackBtn: 'One step back', labStepForward: 'One step forward', labStepNextCut: 'To the next cutoff', labStepPlay: 'Play / pause',
     labStepSpeed: 'Speed', labSpeed_slow: 'slow', labSpeed_normal: 'normal', labSpeed_fast: 'fast',
     labStepNode: 'node', labStepAlphaCol: 'α', labStepBetaCol: 'β', labStepBestCol: 'best so far', labStepTogether: 'Step both trees together',
+    labTreeView: 'How the trees are shown', labAsList: 'as a list', labAsPicture: 'as a picture', labPicture: 'the search tree as a picture',
+    labZoomIn: 'Zoom in', labZoomOut: 'Zoom out', labZoomFit: 'The whole tree', labZoomActual: 'Actual size', labPictureCut: (n) => `✂ ${n} not searched`,
     labLessons: 'Lessons', labHorizon: 'The horizon effect', labDepth3: 'depth 3', labDepth4: 'depth 4', labSwing: 'swing',
     labHorizonText: 'The start position, the simple evaluation. Alpha-beta that stops at the depth swings by several pawns between depths 3 and 4: when the last move is a capture the search stops and evaluates, and the recapture lies beyond its horizon, unseen. A quiescence search goes on past the depth with captures only until the position is quiet, and the two depths then agree within a fraction of a pawn. Its value is not minimax\'s, on purpose: it looks further.',
     labAbout: {

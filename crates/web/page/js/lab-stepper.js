@@ -35,6 +35,8 @@ export class Stepper {
     this.show = show;
     this.partner = partner;
     this.timer = null;
+    /** The tree's picture (lab-picture.js), marked as the steps go. */
+    this.picture = null;
     this.bar = el('div', 'lab-steps');
     const controls = el('div', 'lab-step-controls');
     this.buttons = {
@@ -124,6 +126,7 @@ export class Stepper {
       this.path.append(row);
     }
     this.mark(e.ids);
+    this.picture?.mark(e.ids);
     this.show(e.path);
   }
 

@@ -9,6 +9,7 @@ import { onSite, keepOffline } from './site.js';
 import { START_FEN, parseFen } from './fen.js';
 import { horizonLesson } from './lab-lesson.js';
 import { Stepper } from './lab-stepper.js';
+import { TreePicture } from './lab-picture.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -214,8 +215,12 @@ async function buildTrees() {
     // Each tree stepped through its search; both together while the box is ticked.
     const steppers = [];
     const other = (i) => () => ($('lab-step-together').checked ? steppers[1 - i] : null);
-    steppers.push(new Stepper($('lab-tree-a'), a, a.row.algorithm, pick, other(0)));
-    if (b) steppers.push(new Stepper($('lab-tree-b'), b, b.row.algorithm, pick, other(1)));
+    [[$('lab-tree-a'), a], [$('lab-tree-b'), b]].forEach(([column, tree], i) => {
+      if (!tree) return;
+      const stepper = new Stepper(column, tree, tree.row.algorithm, pick, other(i));
+      stepper.picture = new TreePicture(column, tree, pick);
+      steppers.push(stepper);
+    });
     lab.steppers = steppers;
     pick([]);
   });
@@ -337,6 +342,7 @@ async function start() {
   $('lab-run').addEventListener('click', run);
   $('lab-tree-run').addEventListener('click', buildTrees);
   $('lab-horizon').addEventListener('click', () => horizonLesson(searching, client));
+  $('lab-tree-view').addEventListener('change', () => { $('lab-trees').dataset.view = $('lab-tree-view').value; });
   $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
   // Leaving the page stops its search.
   addEventListener('pagehide', () => {
