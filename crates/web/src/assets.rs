@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 40] = [
+const FILES: [(&str, &str, &str); 41] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -74,6 +74,11 @@ const FILES: [(&str, &str, &str); 40] = [
         "js/lab-steps.js",
         JS,
         include_str!("../page/js/lab-steps.js"),
+    ),
+    (
+        "js/lab-sweep.js",
+        JS,
+        include_str!("../page/js/lab-sweep.js"),
     ),
     (
         "js/lab-picture.js",

@@ -148,6 +148,55 @@ async fn horizon_lesson(page: &Page) -> Result<()> {
     )
 }
 
+/// The reports' experiments: alpha-beta in two orders at depth 1, 2, … (nodes and time by
+/// depth), the measured Elo per depth, and a row's name opening its explanation.
+async fn experiments(page: &Page) -> Result<()> {
+    page.click("#lab-table tbody tr[data-algorithm='alphabeta'] .lab-name a")
+        .await?;
+    page.until(
+        "the explanations opened at the row's algorithm",
+        "document.getElementById('lab-about').open && location.hash === '#about-alphabeta'",
+    )
+    .await?;
+    page.js(
+        "for (const box of document.querySelectorAll('#lab-algos input')) {
+           box.checked = ['alphabeta', 'alphabeta-mvvlva'].includes(box.value);
+         }
+         return true;",
+    )
+    .await?;
+    page.click("#lab-sweep").await?;
+    page.until(
+        "nodes and time by depth",
+        "document.querySelectorAll('#lab-sweep-charts svg').length === 2 \
+         && document.querySelectorAll('#lab-sweep-charts polyline').length === 4 \
+         && document.getElementById('lab-cancel').disabled",
+    )
+    .await?;
+    let depths = page
+        .js("return document.querySelector('#lab-sweep-charts polyline').getAttribute('points').split(' ').length;")
+        .await?;
+    if depths.as_u64().is_none_or(|n| n < 4) {
+        bail!("the sweep reached {depths} depths");
+    }
+    page.click("#lab-elo").await?;
+    page.until(
+        "the Elo per depth",
+        "document.querySelectorAll('#lab-sweep-charts rect').length === 8",
+    )
+    .await?;
+    // The default choice again, for the steps after.
+    page.js(
+        "for (const box of document.querySelectorAll('#lab-algos input')) {
+           box.checked = ['minimax', 'alphabeta', 'alphabeta-mvvlva', 'alphabeta-history', 'alphabeta-tt',
+             'pvs-tt-history', 'pvs-id-aspiration', 'engine'].includes(box.value);
+         }
+         return true;",
+    )
+    .await?;
+    Ok(())
+}
+
 /// Minimax and alpha-beta at depth 2 stepped through together: forward moves both, the next
 /// cutoff is one in alpha-beta's tree, and back returns.
 async fn step_through(page: &Page) -> Result<()> {
@@ -255,6 +304,7 @@ async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Resul
         .await?;
     lab_run(page).await?;
     horizon_lesson(page).await?;
+    experiments(page).await?;
     step_through(page).await?;
     page.until(
         "the service worker in charge, the site kept",

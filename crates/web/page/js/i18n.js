@@ -78,6 +78,11 @@ const TEXT = {
     labStepNode: '节点', labStepAlphaCol: 'α', labStepBetaCol: 'β', labStepBestCol: '目前最好', labStepTogether: '两棵树一起单步',
     labTreeView: '搜索树的显示方式', labAsList: '列表', labAsPicture: '树形图', labPicture: '搜索树的树形图',
     labZoomIn: '放大', labZoomOut: '缩小', labZoomFit: '显示整棵树', labZoomActual: '原始大小', labPictureCut: (n) => `✂ ${n} 步未搜`,
+    labLimitsNote: (s, n) => `限制：一次运行最多 ${s} 秒，每个算法最多 ${n} 个节点；到了限制的算法标为“未完成”。`,
+    labTreeLimitNote: (n) => `每棵树最多记录 ${n} 个节点；搜索更大时只记录前 ${n} 个（值和截断仍然正确），页面会注明。`,
+    labSweep: '节点、时间与深度', labElo: '每层深度值多少 Elo', labSweepNodes: '节点数（对数坐标）对深度', labSweepTime: '时间（对数坐标）对深度',
+    labEloTitle: '引擎每种固定深度比深度 1 高出的 Elo（95% 误差）',
+    labEloNote: '实测：引擎（完整搜索）固定深度 N 对 N+1，每对 200 盘，从 100 个自对弈开局各下两盘、交换先后；逐层相加得出比深度 1 高多少。数据与命令见 docs/LAB.md 的“Elo per depth”。',
     labLessons: '课题', labHorizon: '地平线效应', labDepth3: '深度 3', labDepth4: '深度 4', labSwing: '摆动',
     labHorizonText: '开局局面，简单评估。只搜到规定深度的 α-β，在深度 3 和深度 4 之间分值摆动好几个兵：最后一步吃了子就停下评估，对方的回吃落在“地平线”之外，看不见。静态搜索在规定深度之后继续只搜吃子，直到局面平静，两个深度的分值就相差无几了。它的值故意不等于极小化极大的值：它看得更远。',
     labAbout: {
@@ -227,6 +232,11 @@ const TEXT = {
     labStepNode: 'node', labStepAlphaCol: 'α', labStepBetaCol: 'β', labStepBestCol: 'best so far', labStepTogether: 'Step both trees together',
     labTreeView: 'How the trees are shown', labAsList: 'as a list', labAsPicture: 'as a picture', labPicture: 'the search tree as a picture',
     labZoomIn: 'Zoom in', labZoomOut: 'Zoom out', labZoomFit: 'The whole tree', labZoomActual: 'Actual size', labPictureCut: (n) => `✂ ${n} not searched`,
+    labLimitsNote: (s, n) => `Limits: a run searches at most ${s} s, each algorithm at most ${n} nodes; one that reaches a limit is marked unfinished.`,
+    labTreeLimitNote: (n) => `A tree keeps at most ${n} nodes; a larger search records its first ${n} (its values and cutoffs still right), and the page says so.`,
+    labSweep: 'Nodes and time by depth', labElo: 'What a ply is worth in Elo', labSweepNodes: 'nodes (log scale) by depth', labSweepTime: 'time (log scale) by depth',
+    labEloTitle: 'the engine at each fixed depth: Elo over depth 1 (95 % error)',
+    labEloNote: 'Measured: the engine (its full search) at fixed depth N against N + 1, 200 games a pair, 100 self-play openings each played twice with the colours swapped; the steps added up from depth 1. The data and commands are in docs/LAB.md, "Elo per depth".',
     labLessons: 'Lessons', labHorizon: 'The horizon effect', labDepth3: 'depth 3', labDepth4: 'depth 4', labSwing: 'swing',
     labHorizonText: 'The start position, the simple evaluation. Alpha-beta that stops at the depth swings by several pawns between depths 3 and 4: when the last move is a capture the search stops and evaluates, and the recapture lies beyond its horizon, unseen. A quiescence search goes on past the depth with captures only until the position is quiet, and the two depths then agree within a fraction of a pawn. Its value is not minimax\'s, on purpose: it looks further.',
     labAbout: {

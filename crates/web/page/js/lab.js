@@ -10,6 +10,7 @@ import { START_FEN, parseFen } from './fen.js';
 import { horizonLesson } from './lab-lesson.js';
 import { Stepper } from './lab-stepper.js';
 import { TreePicture } from './lab-picture.js';
+import { depthSweep, eloChart } from './lab-sweep.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -86,6 +87,20 @@ async function run() {
   });
 }
 
+/** The chosen algorithms at depth 1, 2, … on the chosen position: nodes and time against the
+ * depth. */
+async function sweep() {
+  const algorithms = selected();
+  if (!algorithms.length) {
+    status(t('labPickOne'), 'error');
+    return;
+  }
+  const maxDepth = Math.min(...lab.info.algorithms.filter((a) => algorithms.includes(a.name)).map((a) => a.max_depth));
+  const fen = chosenFen();
+  const evaluation = $('lab-eval').value;
+  await depthSweep(searching, (depth) => ({ fen, depth, algorithms, evaluation, client }), maxDepth);
+}
+
 /** Runs one search request of the page: the form is busy meanwhile. A newer request, or Stop,
  * cancels it (the server answers it with `cancelled`); only the newest request's end touches
  * the page, so a cancelled one neither clears the newer one's "Searching…" nor frees its Stop. */
@@ -131,7 +146,7 @@ function drawRun() {
   for (const r of lab.run.rows) {
     const tr = document.createElement('tr');
     tr.dataset.algorithm = r.algorithm;
-    cell(tr, r.algorithm, 'lab-name');
+    tr.append(aboutLink(r.algorithm));
     cell(tr, count(r.nodes), 'num');
     cell(tr, count(r.leaves), 'num');
     cell(tr, r.cutoffs == null ? '–' : `${count(r.cutoffs)} (${count(r.first_move_cutoffs)})`, 'num');
@@ -286,15 +301,31 @@ function fillAlgorithms() {
   describeAlgorithms();
 }
 
+/** A table cell with the algorithm's name, which opens its explanation. */
+function aboutLink(name) {
+  const td = document.createElement('td');
+  td.className = 'lab-name';
+  const link = document.createElement('a');
+  link.href = `#about-${name}`;
+  link.textContent = name;
+  link.title = t('labAbout')[name] || '';
+  link.addEventListener('click', () => { $('lab-about').open = true; });
+  td.append(link);
+  return td;
+}
+
 /** Says what each algorithm does: in the list under the choices, and as each choice's tooltip. */
 function describeAlgorithms() {
   if (!lab.info) return;
+  $('lab-limits').textContent = t('labLimitsNote', lab.info.time_limit_s, lab.info.node_limit.toLocaleString());
+  $('lab-tree-limit').textContent = t('labTreeLimitNote', lab.info.tree_cap.toLocaleString());
   const about = t('labAbout');
   const list = $('lab-about-list');
   list.replaceChildren();
   for (const a of lab.info.algorithms) {
     const text = about[a.name] || '';
     const term = document.createElement('dt');
+    term.id = `about-${a.name}`;
     term.textContent = a.name;
     const description = document.createElement('dd');
     description.textContent = text;
@@ -342,6 +373,8 @@ async function start() {
   $('lab-run').addEventListener('click', run);
   $('lab-tree-run').addEventListener('click', buildTrees);
   $('lab-horizon').addEventListener('click', () => horizonLesson(searching, client));
+  $('lab-sweep').addEventListener('click', sweep);
+  $('lab-elo').addEventListener('click', eloChart);
   $('lab-tree-view').addEventListener('change', () => { $('lab-trees').dataset.view = $('lab-tree-view').value; });
   $('lab-cancel').addEventListener('click', () => request('POST', '/api/lab/cancel', { client }).catch(failed));
   // Leaving the page stops its search.
