@@ -1022,6 +1022,7 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
         true,
     )?;
     page.debug_shot("lab.png").await?;
+    site::stopped_run_keeps_its_rows(page).await?;
     // On a phone the small board stays in sight when a row far down the trees is tapped.
     page.client.set_window_size(390, 844).await?;
     page.js(

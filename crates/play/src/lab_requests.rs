@@ -3,6 +3,7 @@
 //! evaluations taken apart. Who runs a search when, and how it is stopped, is the caller's.
 
 use crate::error::ApiError;
+use crate::lab_progress::RunProgress;
 use crate::lab_view::{self, EvalView, RowView, TreeView};
 use crate::positions::{parse_fen, FenBody};
 use serde::{Deserialize, Serialize};
@@ -224,23 +225,36 @@ fn stop_reason(report: &Report) -> Option<&'static str> {
     }
 }
 
-/// Runs every algorithm of `job` with `settings`: one row each.
-pub fn run(job: &Job, settings: &Settings) -> RunView {
+/// Runs every algorithm of `job` with `settings`: one row each, told to `progress` as the
+/// run goes.
+pub fn run(job: &Job, settings: &Settings, progress: Option<&RunProgress>) -> RunView {
+    let settings = Settings {
+        progress: progress.map(RunProgress::nodes),
+        ..settings.clone()
+    };
     let rows = job
         .algorithms
         .iter()
-        .map(|&algorithm| {
+        .enumerate()
+        .map(|(i, &algorithm)| {
+            if let Some(progress) = progress {
+                progress.begin(i, algorithm.name());
+            }
             let report =
-                lab::run(algorithm, &job.pos, settings).expect("the settings were checked");
-            lab_view::row(&job.pos, &report).stopped_by(stop_reason(&report))
+                lab::run(algorithm, &job.pos, &settings).expect("the settings were checked");
+            let row = lab_view::row(&job.pos, &report).stopped_by(stop_reason(&report));
+            if let Some(progress) = progress {
+                progress.done(row.clone());
+            }
+            row
         })
         .collect();
-    let branching = job.pos.legal_moves().len() as u64;
+    let (fen, depth, evaluation, minimal_tree, _) = job.heading();
     RunView {
-        fen: job.pos.to_fen(),
-        depth: job.depth,
-        evaluation: job.evaluation.name(),
-        minimal_tree: lab::minimal_tree_leaves(branching, job.depth).to_string(),
+        fen,
+        depth,
+        evaluation,
+        minimal_tree,
         rows,
     }
 }
@@ -284,6 +298,18 @@ pub fn tree(job: &Job, settings: &Settings) -> TreesView {
 }
 
 impl Job {
+    /// The position (FEN), depth, evaluation, minimal tree and number of algorithms of a run.
+    pub(crate) fn heading(&self) -> (String, u32, &'static str, String, usize) {
+        let branching = self.pos.legal_moves().len() as u64;
+        (
+            self.pos.to_fen(),
+            self.depth,
+            self.evaluation.name(),
+            lab::minimal_tree_leaves(branching, self.depth).to_string(),
+            self.algorithms.len(),
+        )
+    }
+
     /// The settings of the job's searches, with the laboratory's limits and `stop`.
     pub fn settings(&self, stop: Option<Arc<AtomicBool>>) -> Settings {
         Settings {

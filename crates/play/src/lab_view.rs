@@ -8,7 +8,7 @@ use xiangqi_engine::lab::{simple, NodeId, Report, Tree};
 use xiangqi_engine::tuning::DEFAULT_EVALUATOR;
 
 /// One algorithm's row of the table.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 pub struct RowView {
     algorithm: &'static str,
     finished: bool,
@@ -31,7 +31,7 @@ pub struct RowView {
 }
 
 /// A move in both notations.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 pub struct MoveView {
     iccs: String,
     chinese: String,

@@ -22,6 +22,7 @@ pub mod job;
 pub mod job_run;
 pub mod judgement;
 pub mod keep;
+pub mod lab_progress;
 pub mod lab_requests;
 pub mod lab_view;
 pub mod local;

@@ -8,6 +8,7 @@
 //! `cancel` has nothing to stop here.
 
 use crate::error::{ApiError, BODY_LIMIT};
+use crate::lab_progress::RunProgress;
 use crate::lab_requests::{self, check_client, CancelBody, Cancelled, RunBody, MAX_TREE_DEPTH};
 use crate::positions::{self, FenBody};
 use crate::site_games::{Reply, SiteGames};
@@ -15,8 +16,15 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// Answers `method` on `path` (with its query, if any) with the request body `body`; the
-/// games' routes go to `games`.
-pub fn answer(games: &mut SiteGames, method: &str, path: &str, body: &[u8]) -> Reply {
+/// games' routes go to `games`. A laboratory run's progress goes to `report` as it searches
+/// (`{"lab_progress": …}`, see [`crate::lab_progress`]): nobody can ask while it runs.
+pub fn answer(
+    games: &mut SiteGames,
+    method: &str,
+    path: &str,
+    body: &[u8],
+    report: fn(&str),
+) -> Reply {
     if body.len() > BODY_LIMIT {
         return Reply::error(&ApiError::TooLarge(BODY_LIMIT));
     }
@@ -26,13 +34,13 @@ pub fn answer(games: &mut SiteGames, method: &str, path: &str, body: &[u8]) -> R
             return games.answer(method, games_route, query, body);
         }
     }
-    match route(method, path, body) {
+    match route(method, path, body, report) {
         Ok(body) => Reply { status: 200, body },
         Err(error) => Reply::error(&error),
     }
 }
 
-fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
+fn route(method: &str, path: &str, body: &[u8], report: fn(&str)) -> Result<String, ApiError> {
     let Some(route) = path.strip_prefix("/api/") else {
         return Err(ApiError::NotFound("no such page".into()));
     };
@@ -43,13 +51,24 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
         ("GET", "lab") => json(&lab_requests::info()),
         ("POST", "lab/run") => {
             let job = read::<RunBody>(body)?.check(None)?;
-            json(&lab_requests::run(&job, &job.settings(None)))
+            let progress = RunProgress::reporting(&job, move |view| {
+                report(&format!("{{\"lab_progress\":{view}}}"));
+            });
+            json(&lab_requests::run(
+                &job,
+                &job.settings(None),
+                Some(&progress),
+            ))
         }
         ("POST", "lab/tree") => {
             let job = read::<RunBody>(body)?.check(Some(MAX_TREE_DEPTH))?;
             json(&lab_requests::tree(&job, &job.settings(None)))
         }
         ("POST", "lab/eval") => json(&lab_requests::eval(&read::<FenBody>(body)?)?),
+        // Reported as the run goes, since nothing is answered beside it.
+        ("GET", "lab/progress") => Err(ApiError::NotFound(
+            "no laboratory run in progress to ask about".into(),
+        )),
         ("POST", "lab/cancel") => {
             let body = read::<CancelBody>(body)?;
             check_client(Some(body.client))?;
@@ -58,7 +77,8 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<String, ApiError> {
         }
         (
             _,
-            "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel",
+            "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel"
+            | "lab/progress",
         ) => Err(ApiError::MethodNotAllowed),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
@@ -79,7 +99,13 @@ mod tests {
     use super::*;
 
     fn ask(method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
-        let answer = answer(&mut SiteGames::default(), method, path, body.as_bytes());
+        let answer = answer(
+            &mut SiteGames::default(),
+            method,
+            path,
+            body.as_bytes(),
+            |_| {},
+        );
         (answer.status, serde_json::from_str(&answer.body).unwrap())
     }
 

@@ -237,7 +237,8 @@ impl Session {
                 bytes,
             } => {
                 let body = bytes.unwrap_or_else(|| body.into_bytes());
-                let answer = xiangqi_play::local::answer(&mut self.games, &method, &path, &body);
+                let answer =
+                    xiangqi_play::local::answer(&mut self.games, &method, &path, &body, emit);
                 Ok(serde_json::json!({
                     "status": answer.status,
                     "body": answer.body,

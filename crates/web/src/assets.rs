@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 41] = [
+const FILES: [(&str, &str, &str); 42] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -79,6 +79,11 @@ const FILES: [(&str, &str, &str); 41] = [
         "js/lab-sweep.js",
         JS,
         include_str!("../page/js/lab-sweep.js"),
+    ),
+    (
+        "js/lab-progress.js",
+        JS,
+        include_str!("../page/js/lab-progress.js"),
     ),
     (
         "js/lab-picture.js",

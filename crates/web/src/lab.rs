@@ -8,6 +8,7 @@
 //! | `POST /api/lab/run` | `{fen, depth, algorithms, evaluation, client?}`: one row per algorithm |
 //! | `POST /api/lab/tree` | `{fen, depth, algorithms, evaluation, client?}`: the recorded trees |
 //! | `POST /api/lab/eval` | `{fen}`: every term of both evaluations, Red, Black and the difference |
+//! | `GET /api/lab/progress?client=` | how far that page's run is: the rows done, the algorithm searching and its nodes |
 //! | `POST /api/lab/cancel` | `{client}`: stops that page's run |
 //!
 //! Runs and trees wait for a background slot of the [`SearchPool`](super::pool::SearchPool)
@@ -22,13 +23,16 @@
 
 use super::api::ApiJson;
 use super::state::AppState;
-use axum::extract::State;
+use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use xiangqi_engine::lab::Settings;
 use xiangqi_play::error::ApiError;
+use xiangqi_play::lab_progress::RunProgress;
 use xiangqi_play::lab_requests::{
     self, check_client, CancelBody, Cancelled, Info, Job, RunBody, RunView, TreesView,
     MAX_TREE_DEPTH,
@@ -43,6 +47,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/lab/run", post(run))
         .route("/lab/tree", post(tree))
         .route("/lab/eval", post(eval))
+        .route("/lab/progress", get(progress))
         .route("/lab/cancel", post(cancel))
 }
 
@@ -52,9 +57,10 @@ pub fn routes() -> Router<Arc<AppState>> {
 async fn searching<T: Send + 'static>(
     state: &Arc<AppState>,
     job: Job,
+    progress: Option<Arc<RunProgress>>,
     work: impl FnOnce(&Job, Settings) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let ticket = state.lab.start(job.client.as_deref())?;
+    let ticket = state.lab.start(job.client.as_deref(), progress)?;
     let cancelled = || ApiError::Rejected {
         code: "cancelled",
         message: "the run was cancelled by a newer one, by the page or by the server".into(),
@@ -83,8 +89,10 @@ async fn run(
     ApiJson(body): ApiJson<RunBody>,
 ) -> Result<Json<RunView>, ApiError> {
     let job = body.check(None)?;
-    searching(&state, job, |job, settings| {
-        lab_requests::run(job, &settings)
+    let progress = Arc::new(RunProgress::new(&job));
+    let watched = Arc::clone(&progress);
+    searching(&state, job, Some(progress), move |job, settings| {
+        lab_requests::run(job, &settings, Some(&watched))
     })
     .await
     .map(Json)
@@ -95,7 +103,7 @@ async fn tree(
     ApiJson(body): ApiJson<RunBody>,
 ) -> Result<Json<TreesView>, ApiError> {
     let job = body.check(Some(MAX_TREE_DEPTH))?;
-    searching(&state, job, |job, settings| {
+    searching(&state, job, None, |job, settings| {
         lab_requests::tree(job, &settings)
     })
     .await
@@ -104,6 +112,25 @@ async fn tree(
 
 async fn eval(ApiJson(body): ApiJson<FenBody>) -> Result<Json<EvalView>, ApiError> {
     lab_requests::eval(&body).map(Json)
+}
+
+/// `?client=`: the page whose run to look at.
+#[derive(serde::Deserialize)]
+struct ProgressQuery {
+    client: String,
+}
+
+async fn progress(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<ProgressQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let client = check_client(Some(query.client))?.unwrap_or_default();
+    let json = state
+        .lab
+        .progress(&client)
+        .ok_or_else(|| ApiError::NotFound("that page has no laboratory run in progress".into()))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
 async fn cancel(

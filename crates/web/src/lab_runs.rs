@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xiangqi_play::entry::lock;
 use xiangqi_play::error::ApiError;
+use xiangqi_play::lab_progress::RunProgress;
 
 /// Most runs and trees in progress at once, waiting or searching; more are refused as busy
 /// rather than queued for minutes behind the others.
@@ -22,6 +23,8 @@ pub struct LabRuns {
 struct LabRun {
     client: Option<String>,
     stop: Arc<AtomicBool>,
+    /// How far a run (not a tree) is, for its page to ask.
+    progress: Option<Arc<RunProgress>>,
 }
 
 /// A run's place among the runs in progress; dropping it (the run is over, or its request was
@@ -46,9 +49,13 @@ impl Drop for RunTicket {
 }
 
 impl LabRuns {
-    /// A place for a new run of `client`, stopping that page's previous run; refused when
-    /// [`MAX_RUNS`] are in progress.
-    pub fn start(self: &Arc<Self>, client: Option<&str>) -> Result<RunTicket, ApiError> {
+    /// A place for a new run of `client` (with its `progress`, if it is a run), stopping that
+    /// page's previous run; refused when [`MAX_RUNS`] are in progress.
+    pub fn start(
+        self: &Arc<Self>,
+        client: Option<&str>,
+        progress: Option<Arc<RunProgress>>,
+    ) -> Result<RunTicket, ApiError> {
         let mut runs = lock(&self.runs);
         if let Some(client) = client {
             for old in runs.iter().filter(|r| r.client.as_deref() == Some(client)) {
@@ -65,6 +72,7 @@ impl LabRuns {
         runs.push(LabRun {
             client: client.map(str::to_owned),
             stop: Arc::clone(&stop),
+            progress,
         });
         Ok(RunTicket {
             runs: Arc::clone(self),
@@ -84,6 +92,15 @@ impl LabRuns {
             !theirs
         });
         runs.len() < before
+    }
+
+    /// How far `client`'s run is (JSON), if it has one in progress.
+    pub fn progress(&self, client: &str) -> Option<String> {
+        let runs = lock(&self.runs);
+        let run = runs
+            .iter()
+            .find(|run| run.client.as_deref() == Some(client))?;
+        run.progress.as_ref().map(|progress| progress.json())
     }
 
     /// How many runs are in progress.

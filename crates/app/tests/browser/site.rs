@@ -125,6 +125,53 @@ async fn lab_run(page: &Page) -> Result<()> {
     )
 }
 
+/// A run stopped while it searches: its progress was shown as it went, and what it did stays,
+/// marked: the algorithm searching stopped, the ones after it not run. Served or on the site.
+pub(super) async fn stopped_run_keeps_its_rows(page: &Page) -> Result<()> {
+    page.js(
+        "for (const box of document.querySelectorAll('#lab-algos input')) {
+           box.checked = ['minimax', 'negamax', 'alphabeta'].includes(box.value);
+           box.dispatchEvent(new Event('change'));
+         }
+         document.getElementById('lab-depth').value = '4';
+         return true;",
+    )
+    .await?;
+    page.click("#lab-run").await?;
+    page.until(
+        "the run's progress",
+        "/Searching minimax \\(1 of 3, depth 4\\): [0-9,]+ nodes/.test(document.getElementById('lab-status').textContent) \
+         && !/: 0 nodes/.test(document.getElementById('lab-status').textContent)",
+    )
+    .await?;
+    page.click("#lab-cancel").await?;
+    page.until(
+        "the stopped run's rows",
+        "document.querySelectorAll('#lab-table tbody tr').length === 3 \
+         && /Stopped/.test(document.getElementById('lab-status').textContent)",
+    )
+    .await?;
+    let values = page
+        .js("return [...document.querySelectorAll('#lab-table tbody tr td:nth-child(7)')].map((c) => c.textContent);")
+        .await?;
+    expect(
+        "the stopped run's rows",
+        values,
+        serde_json::json!(["unfinished", "not run", "not run"]),
+    )?;
+    // The default choice again.
+    page.js(
+        "for (const box of document.querySelectorAll('#lab-algos input')) {
+           box.checked = ['minimax', 'alphabeta', 'alphabeta-mvvlva', 'alphabeta-history', 'alphabeta-tt',
+             'pvs-tt-history', 'pvs-id-aspiration', 'engine'].includes(box.value);
+           box.dispatchEvent(new Event('change'));
+         }
+         return true;",
+    )
+    .await?;
+    Ok(())
+}
+
 /// The lesson of the horizon effect: alpha-beta's value swings from depth 3 to depth 4, the
 /// quiescence search's hardly.
 async fn horizon_lesson(page: &Page) -> Result<()> {
@@ -302,6 +349,8 @@ async fn scenario(page: &Page, site: &Path, port: u16, server: Process) -> Resul
     page.client
         .goto(&format!("{base}/lab.html?lang=en"))
         .await?;
+    lab_run(page).await?;
+    stopped_run_keeps_its_rows(page).await?;
     lab_run(page).await?;
     horizon_lesson(page).await?;
     experiments(page).await?;

@@ -212,7 +212,7 @@ mod tree_tests;
 pub use algorithm::{Algorithm, UnknownName};
 pub use minimal_tree::minimal_tree_leaves;
 pub use report::{Outcome, Report, Stats};
-pub use settings::{Evaluation, Settings, SettingsError, MAX_DEPTH, MAX_TABLE_BITS};
+pub use settings::{Evaluation, Progress, Settings, SettingsError, MAX_DEPTH, MAX_TABLE_BITS};
 pub use tree::{Node, NodeId, Tree};
 
 use crate::instant::Instant;

@@ -35,6 +35,7 @@ pub(super) struct Search {
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
     node_limit: Option<u64>,
+    progress: Option<Arc<super::settings::Progress>>,
     stopped: bool,
 }
 
@@ -53,6 +54,7 @@ impl Search {
             deadline: settings.deadline,
             stop: settings.stop.clone(),
             node_limit: settings.node_limit,
+            progress: settings.progress.clone(),
             stopped: false,
         }
     }
@@ -70,6 +72,9 @@ impl Search {
                 .is_some_and(|s| s.load(Ordering::Relaxed));
             let spent = self.node_limit.is_some_and(|n| self.stats.nodes > n);
             self.stopped |= late || told || spent;
+            if let Some(progress) = &self.progress {
+                progress.note(self.stats.nodes);
+            }
         }
     }
 

@@ -78,6 +78,58 @@ pub struct Settings {
     /// A search that has visited this many nodes stops and is reported as not finished (looked
     /// at with the clock, so it may run up to 1,023 nodes past it; the engine's row ignores it).
     pub node_limit: Option<u64>,
+    /// Where a search tells how far it is, for a page that shows a run's progress.
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// How far a search is: its nodes so far, updated as it goes (with the clock checks), and a
+/// callback told now and then (every [`Progress::TICK_NODES`] nodes or so) for a host that
+/// cannot ask (a browser's worker, busy searching).
+#[derive(Default)]
+pub struct Progress {
+    nodes: std::sync::atomic::AtomicU64,
+    tick: Option<Box<dyn Fn(u64) + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("nodes", &self.nodes())
+            .finish()
+    }
+}
+
+impl Progress {
+    /// About how many nodes pass between two calls of the callback.
+    pub const TICK_NODES: u64 = 1 << 16;
+
+    /// A progress that calls `tick` with the nodes so far now and then.
+    pub fn with_tick(tick: impl Fn(u64) + Send + Sync + 'static) -> Progress {
+        Progress {
+            nodes: Default::default(),
+            tick: Some(Box::new(tick)),
+        }
+    }
+
+    /// The nodes of the search so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A search starts: no nodes yet.
+    pub fn reset(&self) {
+        self.nodes.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The search has visited `nodes` nodes.
+    pub(super) fn note(&self, nodes: u64) {
+        let before = self.nodes.swap(nodes, std::sync::atomic::Ordering::Relaxed);
+        if let Some(tick) = &self.tick {
+            if before / Progress::TICK_NODES != nodes / Progress::TICK_NODES {
+                tick(nodes);
+            }
+        }
+    }
 }
 
 impl Settings {
@@ -91,6 +143,7 @@ impl Settings {
             stop: None,
             table_bits: 20,
             node_limit: None,
+            progress: None,
         }
     }
 

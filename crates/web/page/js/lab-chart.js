@@ -38,7 +38,7 @@ export function drawCharts(parent, rows) {
     log: true,
     format: (v) => v.toLocaleString(),
   });
-  chart(parent, t('labChartTime'), labels, rows.map((r) => r.time_us / 1000), {
+  chart(parent, t('labChartTime'), labels, rows.map((r) => (r.time_us == null ? null : r.time_us / 1000)), {
     log: false,
     format: (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`,
   });

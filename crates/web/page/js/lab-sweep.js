@@ -7,9 +7,10 @@ import { t } from './i18n.js';
 import { $ } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-/** A sweep stops at the first depth whose run took longer than this (the next one would take
- * several times as long). */
-const SWEEP_BUDGET_MS = 4000;
+/** A sweep stops after the first depth whose slowest search took longer than this: the next
+ * depth takes several times as long (five to ten for alpha-beta), and a sweep should take
+ * seconds, not minutes. */
+const SWEEP_BUDGET_MS = 1000;
 
 /** The engine's Elo over depth 1, depth by depth, with its 95 % error bar: docs/LAB.md, "Elo
  * per depth" (200 games a pair of neighbouring depths, build 404b394). */

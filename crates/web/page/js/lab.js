@@ -11,6 +11,7 @@ import { horizonLesson } from './lab-lesson.js';
 import { Stepper } from './lab-stepper.js';
 import { TreePicture } from './lab-picture.js';
 import { depthSweep, eloChart } from './lab-sweep.js';
+import { watchRun, describeProgress, partialRun } from './lab-progress.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -79,12 +80,27 @@ async function run() {
   }
   const fen = chosenFen();
   const body = { fen, depth: Number($('lab-depth').value), algorithms, evaluation: $('lab-eval').value, client };
-  await searching(() => request('POST', '/api/lab/run', body), (answer) => {
-    lab.run = answer;
-    lab.fen = lab.run.fen;
-    drawRun();
-    loadEval(lab.fen);
+  let progress = null;
+  const unwatch = watchRun(client, (view) => {
+    progress = view;
+    if (lab.busy) status(describeProgress(view));
   });
+  try {
+    await searching(() => request('POST', '/api/lab/run', body), (answer) => {
+      lab.run = answer;
+      lab.fen = lab.run.fen;
+      drawRun();
+      loadEval(lab.fen);
+    }, () => {
+      // Stopped: what was done stays, marked.
+      if (!progress) return;
+      lab.run = partialRun(progress, algorithms);
+      lab.fen = lab.run.fen;
+      drawRun();
+    });
+  } finally {
+    unwatch();
+  }
 }
 
 /** The chosen algorithms at depth 1, 2, … on the chosen position: nodes and time against the
@@ -104,7 +120,7 @@ async function sweep() {
 /** Runs one search request of the page: the form is busy meanwhile. A newer request, or Stop,
  * cancels it (the server answers it with `cancelled`); only the newest request's end touches
  * the page, so a cancelled one neither clears the newer one's "Searching…" nor frees its Stop. */
-async function searching(send, show) {
+async function searching(send, show, stopped = () => {}) {
   const mine = ++lab.searches;
   setBusy(true);
   status(t('labRunning'));
@@ -115,7 +131,10 @@ async function searching(send, show) {
     status('');
   } catch (e) {
     if (mine !== lab.searches) return;
-    if (e.code === 'cancelled') status(t('labStopped'));
+    if (e.code === 'cancelled') {
+      status(t('labStopped'));
+      stopped();
+    }
     else failed(e);
   } finally {
     if (mine === lab.searches) setBusy(false);
@@ -137,6 +156,7 @@ function count(n) {
 function unfinished(reason) {
   if (reason === 'node_limit') return t('labLimitNodes', lab.info.node_limit.toLocaleString());
   if (reason === 'time_limit') return t('labLimitTime', lab.info.time_limit_s);
+  if (reason === 'not_run') return t('labNotRun');
   return t('labUnfinished');
 }
 
@@ -151,7 +171,7 @@ function drawRun() {
     cell(tr, count(r.leaves), 'num');
     cell(tr, r.cutoffs == null ? '–' : `${count(r.cutoffs)} (${count(r.first_move_cutoffs)})`, 'num');
     cell(tr, count(r.table_hits), 'num');
-    cell(tr, `${(r.time_us / 1000).toFixed(1)} ms`, 'num');
+    cell(tr, r.time_us == null ? '–' : `${(r.time_us / 1000).toFixed(1)} ms`, 'num');
     cell(tr, r.finished ? showValue(r.value) : unfinished(r.stopped_by), 'num');
     cell(tr, r.best ? `${r.best.chinese} ${r.best.iccs}` : '–');
     cell(tr, r.pv_chinese.join(' '), 'lab-pv');

@@ -15,6 +15,11 @@ let nextId = 1;
 function startWorker() {
   worker = new Worker(new URL('../../worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (event) => {
+    // Unasked: how far a laboratory run is (the worker cannot be asked while it searches).
+    if (event.data.labProgress) {
+      dispatchEvent(new CustomEvent('lab-progress', { detail: event.data.labProgress }));
+      return;
+    }
     // Unasked: games in storage the worker could not read.
     if (event.data.unreadable) {
       notice(() => t('unreadableGames', event.data.unreadable), 'error');

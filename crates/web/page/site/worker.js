@@ -30,6 +30,8 @@ let steps = Promise.resolve();
 function report(text) {
   const message = JSON.parse(text);
   if (message.panic) panicked = message.panic;
+  // A laboratory run's progress, for the page while this worker searches.
+  if (message.lab_progress) self.postMessage({ labProgress: message.lab_progress });
 }
 
 function load() {

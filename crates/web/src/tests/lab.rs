@@ -129,7 +129,7 @@ async fn lab_refuses_bad_requests_in_short_json() {
             "/api/lab/tree",
         ),
         (
-            json!({"fen": START, "depth": 2, "algorithms": ["pvs-tt-history"]}),
+            json!({"fen": START, "depth": 2, "algorithms": ["pvs-id-aspiration"]}),
             "/api/lab/tree",
         ),
         (json!({"fen": "9/9 w"}), "/api/lab/eval"),
@@ -191,4 +191,48 @@ async fn lab_run_is_cancelled_by_the_next_and_by_cancel() {
         .call("POST", "/api/lab/cancel", Some(json!({"client": "page-2"})))
         .await;
     assert_eq!(none["cancelled"], false);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lab_run_tells_its_page_how_far_it_is() {
+    let t = Test::new();
+    let (status, none) = t.call("GET", "/api/lab/progress?client=page-3", None).await;
+    assert_error(status, &none, StatusCode::NOT_FOUND);
+    // Alpha-beta is quick; minimax to depth 4 then searches for seconds.
+    let slow = json!({
+        "fen": START, "depth": 4, "algorithms": ["alphabeta", "minimax"], "client": "page-3",
+    });
+    let app = t.app.clone();
+    let run =
+        tokio::spawn(async move { super::call_app(app, "POST", "/api/lab/run", Some(slow)).await });
+    let started = Instant::now();
+    let progress = loop {
+        let (status, progress) = t.call("GET", "/api/lab/progress?client=page-3", None).await;
+        if status == StatusCode::OK
+            && progress["algorithm"] == "minimax"
+            && progress["nodes"].as_u64() > Some(0)
+        {
+            break progress;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{status} {progress}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(
+        (progress["index"].clone(), progress["count"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_eq!(progress["depth"], 4);
+    let rows = progress["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{progress}");
+    assert_eq!(rows[0]["algorithm"], "alphabeta");
+    assert_eq!(rows[0]["finished"], true);
+    t.call("POST", "/api/lab/cancel", Some(json!({"client": "page-3"})))
+        .await;
+    let (status, _) = run.await.unwrap();
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = t.call("GET", "/api/lab/progress?client=page-3", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
