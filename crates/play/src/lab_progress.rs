@@ -4,12 +4,26 @@
 //! page that stops the run keeps the rows done, the one searching marked stopped.
 
 use crate::entry::lock;
-use crate::lab_requests::Job;
 use crate::lab_view::RowView;
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
 use xiangqi_engine::instant::Instant;
 use xiangqi_engine::lab::Progress;
+
+/// What a run is, before its rows: the position (FEN), depth, evaluation, Knuth and Moore's
+/// minimal tree, and how many algorithms it runs.
+pub struct RunHeading {
+    /// The position searched, FEN.
+    pub fen: String,
+    /// The depth.
+    pub depth: u32,
+    /// The evaluation's name.
+    pub evaluation: &'static str,
+    /// The minimal tree's leaves for the root's number of moves.
+    pub minimal_tree: String,
+    /// How many algorithms the run has.
+    pub count: usize,
+}
 
 /// What a page is shown of a run in progress.
 #[derive(Serialize)]
@@ -43,11 +57,7 @@ struct State {
 }
 
 struct Shared {
-    fen: String,
-    depth: u32,
-    evaluation: &'static str,
-    minimal_tree: String,
-    count: usize,
+    heading: RunHeading,
     state: Mutex<State>,
     report: Option<Report>,
 }
@@ -55,14 +65,15 @@ struct Shared {
 impl Shared {
     fn json(&self, nodes: u64) -> String {
         let state = lock(&self.state);
+        let heading = &self.heading;
         let view = ProgressView {
-            fen: &self.fen,
-            depth: self.depth,
-            evaluation: self.evaluation,
-            minimal_tree: &self.minimal_tree,
+            fen: &heading.fen,
+            depth: heading.depth,
+            evaluation: heading.evaluation,
+            minimal_tree: &heading.minimal_tree,
             algorithm: state.algorithm,
             index: state.index,
-            count: self.count,
+            count: heading.count,
             nodes,
             ms: state.since.elapsed().as_millis() as u64,
             rows: &state.rows,
@@ -84,25 +95,23 @@ pub struct RunProgress {
 }
 
 impl RunProgress {
-    /// The progress of `job`, for a page that asks.
-    pub fn new(job: &Job) -> RunProgress {
-        RunProgress::make(job, None)
+    /// The progress of the run `heading` names, for a page that asks.
+    pub fn new(heading: RunHeading) -> RunProgress {
+        RunProgress::make(heading, None)
     }
 
-    /// The progress of `job`, handed to `report` (JSON, a [`ProgressView`]) when an algorithm
-    /// starts or ends and every [`Progress::TICK_NODES`] nodes or so.
-    pub fn reporting(job: &Job, report: impl Fn(&str) + Send + Sync + 'static) -> RunProgress {
-        RunProgress::make(job, Some(Box::new(report)))
+    /// The same, handed to `report` (JSON, a [`ProgressView`]) when an algorithm starts or
+    /// ends and every [`Progress::TICK_NODES`] nodes or so.
+    pub fn reporting(
+        heading: RunHeading,
+        report: impl Fn(&str) + Send + Sync + 'static,
+    ) -> RunProgress {
+        RunProgress::make(heading, Some(Box::new(report)))
     }
 
-    fn make(job: &Job, report: Option<Report>) -> RunProgress {
-        let (fen, depth, evaluation, minimal_tree, count) = job.heading();
+    fn make(heading: RunHeading, report: Option<Report>) -> RunProgress {
         let shared = Arc::new(Shared {
-            fen,
-            depth,
-            evaluation,
-            minimal_tree,
-            count,
+            heading,
             state: Mutex::new(State {
                 algorithm: None,
                 index: 0,

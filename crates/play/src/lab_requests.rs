@@ -3,7 +3,7 @@
 //! evaluations taken apart. Who runs a search when, and how it is stopped, is the caller's.
 
 use crate::error::ApiError;
-use crate::lab_progress::RunProgress;
+use crate::lab_progress::{RunHeading, RunProgress};
 use crate::lab_view::{self, EvalView, RowView, TreeView};
 use crate::positions::{parse_fen, FenBody};
 use serde::{Deserialize, Serialize};
@@ -249,12 +249,12 @@ pub fn run(job: &Job, settings: &Settings, progress: Option<&RunProgress>) -> Ru
             row
         })
         .collect();
-    let (fen, depth, evaluation, minimal_tree, _) = job.heading();
+    let heading = job.heading();
     RunView {
-        fen,
-        depth,
-        evaluation,
-        minimal_tree,
+        fen: heading.fen,
+        depth: heading.depth,
+        evaluation: heading.evaluation,
+        minimal_tree: heading.minimal_tree,
         rows,
     }
 }
@@ -298,16 +298,16 @@ pub fn tree(job: &Job, settings: &Settings) -> TreesView {
 }
 
 impl Job {
-    /// The position (FEN), depth, evaluation, minimal tree and number of algorithms of a run.
-    pub(crate) fn heading(&self) -> (String, u32, &'static str, String, usize) {
+    /// What the job's run is, before its rows.
+    pub fn heading(&self) -> RunHeading {
         let branching = self.pos.legal_moves().len() as u64;
-        (
-            self.pos.to_fen(),
-            self.depth,
-            self.evaluation.name(),
-            lab::minimal_tree_leaves(branching, self.depth).to_string(),
-            self.algorithms.len(),
-        )
+        RunHeading {
+            fen: self.pos.to_fen(),
+            depth: self.depth,
+            evaluation: self.evaluation.name(),
+            minimal_tree: lab::minimal_tree_leaves(branching, self.depth).to_string(),
+            count: self.algorithms.len(),
+        }
     }
 
     /// The settings of the job's searches, with the laboratory's limits and `stop`.

@@ -51,7 +51,7 @@ fn route(method: &str, path: &str, body: &[u8], report: fn(&str)) -> Result<Stri
         ("GET", "lab") => json(&lab_requests::info()),
         ("POST", "lab/run") => {
             let job = read::<RunBody>(body)?.check(None)?;
-            let progress = RunProgress::reporting(&job, move |view| {
+            let progress = RunProgress::reporting(job.heading(), move |view| {
                 report(&format!("{{\"lab_progress\":{view}}}"));
             });
             json(&lab_requests::run(

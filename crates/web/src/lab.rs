@@ -89,7 +89,7 @@ async fn run(
     ApiJson(body): ApiJson<RunBody>,
 ) -> Result<Json<RunView>, ApiError> {
     let job = body.check(None)?;
-    let progress = Arc::new(RunProgress::new(&job));
+    let progress = Arc::new(RunProgress::new(job.heading()));
     let watched = Arc::clone(&progress);
     searching(&state, job, Some(progress), move |job, settings| {
         lab_requests::run(job, &settings, Some(&watched))

@@ -12,10 +12,6 @@ use super::search::Search;
 use crate::score::INFINITE;
 use xiangqi::{Move, PieceKind, Position};
 
-/// How many plies a quiescence search may go past the nominal depth (captures run out long
-/// before on any real position; this only bounds the line kept).
-pub(super) const QUIESCENCE_PLIES: usize = 32;
-
 /// Null-move pruning searches the position after passing this many plies less deep.
 const NULL_MOVE_REDUCTION: u32 = 2;
 /// Late-move reductions spare the first this many moves of a node.

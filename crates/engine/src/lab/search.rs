@@ -14,6 +14,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use xiangqi::{Move, Position};
 
+/// How many plies a quiescence search may go past the nominal depth (captures run out long
+/// before on any real position; this only bounds the line kept).
+pub(super) const QUIESCENCE_PLIES: usize = 32;
+
 /// The clock and the stop flag are looked at once every this many nodes: often enough to stop
 /// within a millisecond or so, seldom enough to cost nothing.
 const CHECK_EVERY: u64 = 1024;
@@ -47,7 +51,7 @@ impl Search {
             pos: pos.clone(),
             stats: Stats::default(),
             // Room for a quiescence search's plies past the depth.
-            pv: vec![Vec::new(); settings.depth as usize + 2 + super::ideas::QUIESCENCE_PLIES],
+            pv: vec![Vec::new(); settings.depth as usize + 2 + QUIESCENCE_PLIES],
             history: History::new(),
             table: with_table.then(|| Table::new(settings.table_bits)),
             evaluation: settings.evaluation,
