@@ -58,8 +58,9 @@ pub struct Effects {
 
 /// A change made but not yet kept, to undo if storage refuses it.
 enum Pending {
-    /// A game changed; it was this before.
-    Changed(String, Box<Snapshot>),
+    /// A game changed; it was this before; whether the change was the engine's or the
+    /// clock's (not the page's request).
+    Changed(String, Box<Snapshot>, bool),
     /// A new game.
     Added(String),
     /// A deleted game, to put back.
@@ -72,6 +73,9 @@ struct Ledger {
     pending: RefCell<Vec<Pending>>,
     /// Games changed by the call (to write).
     changed: RefCell<Vec<String>>,
+    /// The changes noted now are the engine's or the clock's, not a request's: refused, they
+    /// leave the game showing the failure, as on the server.
+    by_engine: std::cell::Cell<bool>,
 }
 
 impl Keep for Ledger {
@@ -83,9 +87,11 @@ impl Keep for Ledger {
         // Noted now, written by the host after the call; undone if storage refuses it.
         keep::undoable(entry, change, |entry, before| {
             let id = entry.game().id().to_owned();
-            self.pending
-                .borrow_mut()
-                .push(Pending::Changed(id.clone(), Box::new(before)));
+            self.pending.borrow_mut().push(Pending::Changed(
+                id.clone(),
+                Box::new(before),
+                self.by_engine.get(),
+            ));
             self.changed.borrow_mut().push(id);
             Ok(())
         })
@@ -418,7 +424,10 @@ impl SiteGames {
             entry.engine_failed(queued.job.cancel_flag());
             return;
         };
-        if queued.job.finish(entry, outcome, &self.ledger) == Flow::Stop {
+        self.ledger.by_engine.set(true);
+        let flow = queued.job.finish(entry, outcome, &self.ledger);
+        self.ledger.by_engine.set(false);
+        if flow == Flow::Stop {
             return;
         }
         self.advance(queued);
@@ -451,9 +460,11 @@ impl SiteGames {
             .collect();
         for id in due {
             if let Some(entry) = self.games.get_mut(&id) {
+                self.ledger.by_engine.set(true);
                 let _ = self.ledger.update(entry, |entry| {
                     Ok::<_, StoreError>(((), entry.change(|game| game.flag_if_due(now))))
                 });
+                self.ledger.by_engine.set(false);
             }
             self.schedule(&id);
         }
@@ -522,7 +533,7 @@ impl SiteGames {
     /// The host kept every change of the call.
     pub fn kept(&mut self) {
         for pending in self.ledger.pending.take() {
-            if let Pending::Changed(id, _) | Pending::Added(id) = pending {
+            if let Pending::Changed(id, _, _) | Pending::Added(id) = pending {
                 if let Some(entry) = self.games.get_mut(&id) {
                     entry.set_save_error(None);
                 }
@@ -531,9 +542,9 @@ impl SiteGames {
     }
 
     /// Storage refused the call's changes (`full`: the quota is used up): every game is put
-    /// back as it was before the call; a game whose change came from the engine (the
-    /// computer's move) shows the failure and tries again when the person retries. The
-    /// answer for the page.
+    /// back as it was before the call, as on the server; a game whose change came from the
+    /// engine or the clock (the computer's move, a flag) shows the failure and tries again
+    /// when the person retries. The answer for the page (a request's error).
     pub fn not_kept(&mut self, full: bool, reason: &str) -> Reply {
         let error = DiskError {
             kind: if full {
@@ -551,12 +562,16 @@ impl SiteGames {
         pending.reverse();
         for change in pending {
             match change {
-                Pending::Changed(id, before) => {
+                Pending::Changed(id, before, by_engine) => {
                     if let Some(entry) = self.games.get_mut(&id) {
                         entry.restore(*before);
+                        // A job started for the change that is undone: the game's own comes next.
                         entry.cancel_job();
-                        entry.set_save_error(Some((&error).into()));
+                        if by_engine {
+                            entry.set_save_error(Some((&error).into()));
+                        }
                     }
+                    self.schedule(&id);
                 }
                 Pending::Added(id) => {
                     if let Some(mut entry) = self.games.remove(&id) {

@@ -520,6 +520,8 @@ mod tests {
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
         let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
         assert_eq!(view["moves"].as_array().unwrap().len(), 0, "{view}");
+        // The person's request was answered with the error: the game shows none of its own.
+        assert!(view["save_error"].is_null(), "{view}");
 
         // A new game storage refuses is not listed.
         api(&mut games, "POST", "/api/games", r#"{"human":"both"}"#);
@@ -596,5 +598,44 @@ mod tests {
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
         let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
         assert_eq!(view["outcome"]["reason"], "timeout", "{view}");
+    }
+
+    #[test]
+    fn the_computer_s_move_storage_refuses_waits_for_retry() {
+        let (mut games, mut engine) = (Session::default(), Session::default());
+        let created = api(
+            &mut games,
+            "POST",
+            "/api/games",
+            r#"{"human":"red","level":1}"#,
+        );
+        let game: serde_json::Value =
+            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let id = game["id"].as_str().unwrap().to_owned();
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let moved = api(
+            &mut games,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            r#"{"move":"h2e2"}"#,
+        );
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        run_search(&mut games, &mut engine, &moved["effects"]);
+        let (refused, _) = ask(
+            &mut games,
+            r#"{"cmd":"not_kept","full":true,"reason":"QuotaExceededError"}"#,
+        );
+        assert!(refused["effects"]["start"].is_null(), "{refused}");
+        let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
+        assert!(
+            got["effects"]["start"].is_null(),
+            "it searched again before a retry: {got}"
+        );
+        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        assert_eq!(view["moves"].as_array().unwrap().len(), 1, "{view}");
+        assert_eq!(view["save_error"]["code"], "disk_full", "{view}");
+        let retried = api(&mut games, "POST", &format!("/api/games/{id}/retry"), "");
+        assert_eq!(retried["status"], 200, "{retried}");
+        assert!(retried["effects"]["start"].is_object(), "{retried}");
     }
 }
