@@ -590,7 +590,10 @@ fn datagen_chunks_survive_a_kill() {
     let o = run(&args(&whole, "2"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(err.contains("0 of 5 chunks present, making 5"), "{err}");
+    assert!(
+        err.contains("0 of 5 chunks (chunks 0-4) present, making 5"),
+        "{err}"
+    );
     assert!(err.contains("done: "), "{err}");
 
     // Killed (SIGKILL on unix) once its first chunk is on disk.
@@ -716,8 +719,23 @@ fn datagen_then_tune() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The chunk files of a `datagen --dir` directory with their bytes, by name.
+fn chunk_files(dir: &PathBuf) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("chunk-"))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
 /// `datagen --dir` makes a few chunks and `train` turns them into a network file the engine
-/// loads; stdout is a header and one line per epoch; a bad option is a one-line error.
+/// loads; stdout is a header and one line per epoch; a bad option is a one-line error. Two
+/// workers on disjoint `--chunks A..B` make the same chunks and the same network.
 #[test]
 fn datagen_then_train() {
     let dir = std::env::temp_dir().join(format!("xiangqi-train-test-{}", std::process::id()));
@@ -764,6 +782,74 @@ fn datagen_then_train() {
     let bytes = std::fs::read(&net).unwrap();
     let network = xiangqi_engine::nnue::Network::from_bytes(&bytes).unwrap();
     assert_eq!(network.hidden(), 16);
+    // Two workers at once on disjoint ranges, each into its own directory: their chunks are
+    // the single run's, byte for byte, and training on both directories gives its network.
+    let workers: Vec<_> = [("worker-a", "0..0"), ("worker-b", "1..2")]
+        .into_iter()
+        .map(|(name, range)| {
+            let out = dir.join(name);
+            let child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+                .args(&gen[..2])
+                .arg(&out)
+                .args(["--chunks", range, "--chunk-games", "2"])
+                .args(["--nodes", "300", "--max-plies", "80"])
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            (out, child)
+        })
+        .collect();
+    let mut split_files = Vec::new();
+    for (out, child) in workers {
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        split_files.extend(chunk_files(&out));
+        let manifest = |d: &PathBuf| std::fs::read(d.join("datagen.txt")).unwrap();
+        assert_eq!(manifest(&out), manifest(&chunks));
+    }
+    assert!(
+        split_files == chunk_files(&chunks),
+        "the workers' chunks differ from the single run's"
+    );
+    let split_net = dir.join("split.nnue");
+    let (a, b) = (dir.join("worker-a"), dir.join("worker-b"));
+    let o = xiangqi(
+        &[
+            &train[..2],
+            &[a.to_str().unwrap(), "--data", b.to_str().unwrap()],
+            &train[3..],
+            &["--epochs", "2", "--out", split_net.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(&split_net).unwrap() == bytes,
+        "training on the workers' directories gave another network"
+    );
+    // A chunk given twice (the whole run and a worker's share) is refused, not trained on twice.
+    let o = xiangqi(
+        &[
+            &train[..3],
+            &["--data", b.to_str().unwrap(), "--out", net_arg],
+        ]
+        .concat(),
+    );
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        !o.status.success() && err.contains("the same chunk given twice"),
+        "{err}"
+    );
+    for (range, why) in [
+        ("3..1", "ends before it starts"),
+        ("x", "not a chunk count"),
+    ] {
+        let o = xiangqi(&[&gen[..3], &["--chunks", range]].concat());
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!o.status.success() && err.contains(why), "{err}");
+    }
+
     let o = xiangqi(&[
         "train", "--data", chunks_arg, "--hidden", "20", "--out", net_arg,
     ]);

@@ -1,5 +1,8 @@
 //! `xiangqi datagen --dir DIR --chunks M`: a data set for training a network, as a directory
 //! of sample files ([`crate::samples`]) of `--chunk-games` games each.
+//! `--chunks A..B` makes chunks A to B alone, so that many workers (a cluster's job array) can
+//! share one data set: each makes its range, and the chunk files of any split are the files
+//! one run would have made.
 //!
 //! - **Reproducible.** Chunk *k*'s games are seeded from [`chunk_seed`]`(seed, k)` alone, so
 //!   each chunk file is a function of the settings and *k*: the same command gives the same
@@ -20,6 +23,7 @@ use super::selfplay::{self, GameResult};
 use crate::samples::{self, Sample, HEADER_SIZE};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,8 +34,8 @@ use xiangqi_files::reading;
 /// The settings of a `--dir` run.
 #[derive(Clone, Debug)]
 pub struct ChunkRun {
-    /// Chunks the directory holds when the run is done.
-    pub chunks: u64,
+    /// The chunk numbers the directory holds when the run is done.
+    pub chunks: Range<u64>,
     /// Games per chunk.
     pub chunk_games: u32,
     /// Seed of the whole run.
@@ -40,6 +44,38 @@ pub struct ChunkRun {
     pub config: Config,
     /// Games at once.
     pub concurrency: usize,
+}
+
+/// Reads `--chunks`: `M` is chunks 0 to M − 1; `A..B` is chunks A to B, both included (as a
+/// job array's index range is written).
+pub fn parse_chunks(text: &str) -> Result<Range<u64>, String> {
+    let number = |part: &str| {
+        part.trim().parse::<u64>().map_err(|_| {
+            format!("{text:?} is not a chunk count M or a range A..B of chunk numbers")
+        })
+    };
+    match text.split_once("..") {
+        None => Ok(0..number(text)?),
+        Some((first, last)) => {
+            let (first, last) = (number(first)?, number(last)?);
+            if last < first {
+                return Err(format!("the range {text} ends before it starts"));
+            }
+            let end = last
+                .checked_add(1)
+                .ok_or_else(|| format!("the range {text} is too large"))?;
+            Ok(first..end)
+        }
+    }
+}
+
+/// How a range of chunks is said: "no chunks", "chunk 4", "chunks 0-9".
+pub fn describe_chunks(chunks: &Range<u64>) -> String {
+    match chunks.end.saturating_sub(chunks.start) {
+        0 => "no chunks".to_owned(),
+        1 => format!("chunk {}", chunks.start),
+        _ => format!("chunks {}-{}", chunks.start, chunks.end - 1),
+    }
 }
 
 /// The file in the directory that records the run's settings.
@@ -126,7 +162,7 @@ pub fn prepare(dir: &Path, run: &ChunkRun) -> Result<Vec<u64>> {
     }
     disk::remove_stale_temps(dir);
     let mut missing = Vec::new();
-    for chunk in 0..run.chunks {
+    for chunk in run.chunks.clone() {
         let path = dir.join(chunk_name(chunk));
         if path.exists() {
             check_chunk(&path, run.chunk_games)?;
@@ -300,12 +336,13 @@ pub fn generate(
 /// Runs `datagen --dir`: the missing chunks, a progress line per chunk on stderr.
 pub fn run(run: &ChunkRun, dir: &Path) -> Result<()> {
     let missing = prepare(dir, run)?;
-    let present = run.chunks - missing.len() as u64;
+    let wanted = run.chunks.end.saturating_sub(run.chunks.start);
+    let present = wanted - missing.len() as u64;
+    let range = format!(" ({})", describe_chunks(&run.chunks));
     eprintln!(
-        "{}: {present} of {} chunks present, making {} ({} games of {} nodes a move each, \
-         {} at once)",
+        "{}: {present} of {wanted} chunks{range} present, making {} ({} games of {} nodes a \
+         move each, {} at once)",
         dir.display(),
-        run.chunks,
         missing.len(),
         run.chunk_games,
         run.config.nodes,
@@ -339,11 +376,7 @@ pub fn run(run: &ChunkRun, dir: &Path) -> Result<()> {
         Ok(())
     })?;
     let seconds = started.elapsed().as_secs_f64();
-    let held = match run.chunks {
-        0 => "no chunks".to_owned(),
-        1 => "chunk 0".to_owned(),
-        n => format!("chunks 0-{}", n - 1),
-    };
+    let held = describe_chunks(&run.chunks);
     eprintln!(
         "done: {} holds {held}; {made} made now, {positions} positions in {seconds:.1} s \
          ({:.0} positions/s)",
@@ -359,7 +392,7 @@ mod tests {
 
     fn tiny(chunks: u64, concurrency: usize) -> ChunkRun {
         ChunkRun {
-            chunks,
+            chunks: 0..chunks,
             chunk_games: 2,
             seed: 21,
             config: Config::tiny(),
@@ -477,6 +510,24 @@ mod tests {
         let error = prepare(&dir, &tiny(2, 1)).unwrap_err().to_string();
         assert!(error.contains("no datagen.txt"), "{error}");
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn chunk_ranges_read_as_job_arrays_write_them() {
+        assert_eq!(parse_chunks("5"), Ok(0..5));
+        assert_eq!(parse_chunks("1000..1999"), Ok(1000..2000));
+        assert_eq!(parse_chunks("7..7"), Ok(7..8));
+        assert!(parse_chunks("9..3")
+            .unwrap_err()
+            .contains("ends before it starts"));
+        assert!(parse_chunks("3..")
+            .unwrap_err()
+            .contains("not a chunk count"));
+        assert!(parse_chunks("-1").is_err());
+        assert!(parse_chunks(&format!("0..{}", u64::MAX)).is_err());
+        assert_eq!(describe_chunks(&(4..4)), "no chunks");
+        assert_eq!(describe_chunks(&(4..5)), "chunk 4");
+        assert_eq!(describe_chunks(&(1000..2000)), "chunks 1000-1999");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! ```text
 //! xiangqi datagen --games 3000 --seed 1 --nodes 5000 --out data.txt
 //! xiangqi datagen --dir data/run1 --chunks 1000 --seed 1 --nodes 5000 --concurrency 2
+//! xiangqi datagen --dir data/worker7 --chunks 700..799 --seed 1 --nodes 5000
 //! xiangqi datagen --stats data/run1
 //! ```
 //!
@@ -56,9 +57,11 @@ pub struct DatagenArgs {
     /// Needs --chunks.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Chunks the directory holds when the run is done (with --dir).
-    #[arg(long, value_name = "M", requires = "dir")]
-    chunks: Option<u64>,
+    /// Chunks the directory holds when the run is done (with --dir): M for chunks 0 to M-1,
+    /// or A..B for chunks A to B alone (both included), one worker's share of a data set made
+    /// by many; the chunk files are the same whichever way the numbers are split.
+    #[arg(long, value_name = "M|A..B", requires = "dir", value_parser = chunks::parse_chunks)]
+    chunks: Option<std::ops::Range<u64>>,
     /// Games per chunk (with --dir).
     #[arg(long, default_value_t = 200, value_name = "G", requires = "dir")]
     chunk_games: u32,
@@ -134,7 +137,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         bail!("one of --out, --dir or --stats is needed");
     };
     let run = chunks::ChunkRun {
-        chunks: args.chunks.context("--dir needs --chunks M")?,
+        chunks: args.chunks.clone().context("--dir needs --chunks M")?,
         chunk_games: args.chunk_games,
         seed: args.seed,
         config,

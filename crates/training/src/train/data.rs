@@ -3,9 +3,10 @@
 //! results.
 
 use crate::datagen::chunks::chunk_paths;
-use crate::samples::{decode_file, decode_header};
+use crate::samples::{decode_file, decode_header, HEADER_SIZE};
 use crate::tune::parallel::fold_chunks;
 use anyhow::{bail, Context, Result};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use xiangqi::{Color, Piece, PieceKind, Square};
 use xiangqi_engine::nnue::features::{index, INPUTS};
@@ -40,6 +41,37 @@ pub fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// Refuses a data set that holds the same chunk twice (two directories made with the same seed
+/// and overlapping chunk numbers, or a file given twice): its games would count double, and
+/// could be trained on and held out at once. Files are the same when their headers' record
+/// counts and checksums are.
+pub fn refuse_duplicates(files: &[PathBuf]) -> Result<()> {
+    let mut seen: std::collections::HashMap<(u32, u64), &PathBuf> = Default::default();
+    for path in files {
+        // A file that cannot be read or has no valid header is left to the reading, which
+        // says what is wrong with it.
+        let mut head = Vec::with_capacity(HEADER_SIZE);
+        let read = xiangqi_files::reading::open(path)
+            .map(|file| file.take(HEADER_SIZE as u64).read_to_end(&mut head));
+        let Ok(Ok(_)) = read else { continue };
+        let Ok(header) = decode_header(&head) else {
+            continue;
+        };
+        if header.records == 0 {
+            continue;
+        }
+        if let Some(first) = seen.insert((header.records, header.checksum), path) {
+            bail!(
+                "{} and {} hold the same positions: the same chunk given twice (overlapping \
+                 --chunks ranges of one seed?); give each chunk once",
+                first.display(),
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Splits `files` into training and held-out files: the last `validation` files are held

@@ -266,6 +266,7 @@ struct Data {
 fn read_data(args: &TrainArgs) -> Result<Data> {
     let started = Instant::now();
     let files = data::list_files(&args.data)?;
+    data::refuse_duplicates(&files)?;
     let (train_files, validation_files) = data::split(files, args.validation_chunks)?;
     let train = data::read(&train_files, args.threads)?;
     let validation = data::read(&validation_files, args.threads)?;
