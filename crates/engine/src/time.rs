@@ -6,13 +6,22 @@
 //! *maximum* that leaves the move overhead and a safety margin on the clock, so it cannot lose
 //! on time. Under byo-yomi (读秒: once the main time is spent, every move must be made within a
 //! fixed period) the period is a floor each move can count on, and the main time is spread on
-//! top of it.
+//! top of it. On the clock the search also plays an easy move early (the search decides which
+//! moves are easy; this module says when): the only legal move at once, and a best move clear
+//! of every other once it has had [`EASY_MOVE_SHARE`] of the optimum, so that the clock keeps
+//! the rest for the moves that need it.
 
 use crate::instant::Instant;
 use std::time::Duration;
 
 /// A fixed move time keeps at most this fraction of itself (1/N) for the move overhead.
 const MOVETIME_OVERHEAD_SHARE: u32 = 5;
+
+/// On the clock, the share of the optimum an *easy* move gets: a best move that has stayed the
+/// same for several iterations and that every other move, searched to half the depth, falls
+/// short of by a clear margin (a recapture, the one defence). The time it does not take stays
+/// on the clock for the moves that need it.
+const EASY_MOVE_SHARE: f64 = 0.05;
 
 /// A side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +181,20 @@ impl TimeManager {
         }
     }
 
+    /// Whether the search plays on a clock, where time saved now is there for later moves (a
+    /// fixed move time or a node count is not).
+    pub fn on_the_clock(&self) -> bool {
+        self.optimum.is_some()
+    }
+
+    /// Whether an easy move has had its share of the optimum ([`EASY_MOVE_SHARE`]): the moment
+    /// to check whether the move is easy, and to play it if it is. Never on a fixed move time.
+    pub fn easy_move_time_spent(&self) -> bool {
+        self.optimum.is_some_and(|optimum| {
+            self.elapsed().as_secs_f64() >= optimum.as_secs_f64() * EASY_MOVE_SHARE
+        })
+    }
+
     /// Whether the hard limit has passed: stop searching at once.
     pub fn out_of_time(&self) -> bool {
         self.maximum.is_some_and(|m| self.elapsed() >= m)
@@ -265,6 +288,7 @@ mod tests {
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
         // No iteration is skipped to save time: all of it is for this move.
         assert!(tm.can_start_iteration(0.1));
+        assert!(!tm.on_the_clock() && !tm.easy_move_time_spent());
         // A short move time keeps four fifths of itself: 16 of 20 ms, not 1.
         let short = Limits {
             movetime: Some(Duration::from_millis(20)),
@@ -272,6 +296,27 @@ mod tests {
         };
         let tm = TimeManager::new(&short, Duration::from_millis(30));
         assert_eq!(tm.maximum(), Some(Duration::from_millis(16)));
+    }
+
+    #[test]
+    fn an_easy_move_gets_a_small_share_of_the_optimum() {
+        // 10 minutes, 32 moves to plan for: an optimum of about 18 s, of which an easy move
+        // takes a twentieth.
+        let limits = Limits {
+            started: Instant::now().checked_sub(Duration::from_millis(500)),
+            ..clock(600_000, 0, None)
+        };
+        let tm = TimeManager::new(&limits, Duration::from_millis(30));
+        assert!(tm.on_the_clock());
+        assert!(
+            !tm.easy_move_time_spent(),
+            "half a second is not yet its share"
+        );
+        let limits = Limits {
+            started: Instant::now().checked_sub(Duration::from_millis(1_000)),
+            ..clock(600_000, 0, None)
+        };
+        assert!(TimeManager::new(&limits, Duration::from_millis(30)).easy_move_time_spent());
     }
 
     #[test]

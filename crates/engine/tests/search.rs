@@ -420,3 +420,41 @@ fn weakened_levels_play_with_the_hand_made_evaluation_whatever_the_network() {
     assert_eq!(with_network.score, hand_made.score);
     assert_eq!(with_network.best_move, hand_made.best_move);
 }
+
+/// Ten minutes on the clock, no increment: the optimum is about 18 s, of which an ordinary move
+/// takes at least half.
+fn ten_minutes() -> Limits {
+    Limits {
+        clock: Some(xiangqi_engine::Clock::new(
+            Duration::from_secs(600),
+            Duration::ZERO,
+        )),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn on_the_clock_the_only_legal_move_is_played_at_once() {
+    // Red's king has one move: the advisor on e1 shields it from the black king.
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+    let result = engine(1, 1).search(SearchRequest::new(pos, ten_minutes()), |_| {});
+    assert_eq!(result.best_move, Some(mv("e0f0")));
+    assert_eq!(result.depth, 1, "one iteration is enough for one move");
+}
+
+#[test]
+fn on_the_clock_an_easy_recapture_is_played_early() {
+    // Red's cannon has taken the horse on h9; the chariot takes it back, and every other move
+    // stays a cannon down. The search stops once it has checked that, at a twentieth of its
+    // optimum, where an ordinary move runs for over half of it (about 10 s).
+    let mut pos = Position::startpos();
+    let _ = pos.make_move(mv("h2h9"));
+    let started = Instant::now();
+    let result = engine(1, 1).search(SearchRequest::new(pos, ten_minutes()), |_| {});
+    assert_eq!(result.best_move, Some(mv("i9h9")));
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "an easy move took {:?}",
+        started.elapsed()
+    );
+}

@@ -251,6 +251,14 @@ impl PathEvaluation<'_> {
     }
 }
 
+/// An easy move (see `Worker::is_easy_move`) is clear of every other move by this much
+/// (centi-soldiers: two soldiers, half a horse).
+const EASY_MARGIN: i32 = 200;
+/// Iterations the best move must have stayed best before it can be easy.
+const EASY_STABLE_DEPTHS: u32 = 4;
+/// The shallowest iteration after which a move can be easy.
+const EASY_MIN_DEPTH: u32 = 8;
+
 /// The material sums of the current position: the last on the path.
 #[inline]
 fn current(material: &[Material]) -> Material {
@@ -362,6 +370,8 @@ impl<'a> Worker<'a> {
         let multipv = self.config.multipv.clamp(1, self.root_moves.len());
         let mut best_changes = 0.0f64;
         let mut last_best = self.root_moves[0].mv;
+        // The depth from which the best move has stayed the same.
+        let mut best_since = 1;
         for depth in 1..=max_depth {
             // Helper threads skip some depths so that they spread over the tree.
             if self.id > 0 && depth > 2 && (depth + self.id as u32) % 3 == 0 {
@@ -397,6 +407,7 @@ impl<'a> Worker<'a> {
             if self.root_moves[0].mv != last_best {
                 best_changes += 1.0;
                 last_best = self.root_moves[0].mv;
+                best_since = depth;
             }
             best_changes *= 0.5;
             let best_score = self.root_moves[0].score;
@@ -414,7 +425,40 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
+            if multipv == 1 && self.is_easy_move(depth, best_since) {
+                break;
+            }
         }
+    }
+
+    /// Whether the main worker, on the clock, may play its best move now because it is easy:
+    /// the only legal move, or one that has stayed best since `best_since` for at least
+    /// [`EASY_STABLE_DEPTHS`] iterations, has had its share of the time, and that every other
+    /// move, searched to half of `depth`, falls short of by [`EASY_MARGIN`].
+    fn is_easy_move(&mut self, depth: u32, best_since: u32) -> bool {
+        let Some(time) = &self.time else {
+            return false;
+        };
+        if !time.on_the_clock() || self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.root_moves.len() == 1 {
+            return true;
+        }
+        let best = self.root_moves[0].score;
+        if depth < EASY_MIN_DEPTH
+            || depth < best_since + EASY_STABLE_DEPTHS
+            || best.abs() >= MATE_BOUND
+            || !time.easy_move_time_spent()
+        {
+            return false;
+        }
+        // A null window just under the bar: every other move failing low proves them all
+        // short of it. Their scores from this search are bounds, not values; the next
+        // iteration searches them anew.
+        let bar = best - EASY_MARGIN;
+        let others = self.search_root(depth as i32 / 2, bar - 1, bar, 1);
+        !self.stopped && others < bar
     }
 
     /// Searches root moves `pv_index..` at `depth` with a window around the last score,
