@@ -439,6 +439,21 @@ impl Engine {
         }
     }
 
+    /// Pauses the running search where it is (the game's clock was paused): its threads wait
+    /// and its time stands still until [`Engine::resume`]; [`Engine::stop`] still ends it.
+    pub fn pause(&self) {
+        if let Some(running) = &self.running {
+            running.shared.paused.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Lets a paused search go on from where it was, with all it had found.
+    pub fn resume(&self) {
+        if let Some(running) = &self.running {
+            running.shared.paused.store(false, Ordering::Relaxed);
+        }
+    }
+
     /// The opponent played the expected move: the ponder search becomes a normal one.
     pub fn ponderhit(&self) {
         if let Some(running) = &self.running {

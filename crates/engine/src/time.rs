@@ -163,6 +163,11 @@ impl TimeManager {
         self.start = Instant::now();
     }
 
+    /// Moves the start later by `pause` (the search waited that long with the clock stopped).
+    pub fn delay(&mut self, pause: Duration) {
+        self.start += pause;
+    }
+
     /// Time since the search started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

@@ -458,3 +458,47 @@ fn on_the_clock_an_easy_recapture_is_played_early() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_paused_search_waits_with_its_time_and_goes_on() {
+    let mut e = engine(1, 1);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    e.start(
+        SearchRequest::new(Position::startpos(), limits),
+        |_| {},
+        move |result| {
+            let _ = tx.send(result);
+        },
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    e.pause();
+    // Far past its move time: still waiting, not answering.
+    assert!(rx.recv_timeout(Duration::from_millis(700)).is_err());
+    e.resume();
+    let result = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(result.best_move.is_some());
+    assert!(started.elapsed() >= Duration::from_millis(950));
+    e.wait();
+
+    // Stopped while paused, it answers at once.
+    let (tx, rx) = std::sync::mpsc::channel();
+    e.start(
+        SearchRequest::new(Position::startpos(), ten_minutes()),
+        |_| {},
+        move |result| {
+            let _ = tx.send(result);
+        },
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    e.pause();
+    std::thread::sleep(Duration::from_millis(100));
+    e.stop();
+    let result = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert!(result.best_move.is_some());
+    e.wait();
+}

@@ -122,13 +122,34 @@ impl GameEntry {
         played
     }
 
+    /// Pauses the clock. The running job stops, unless it is the computer's search and
+    /// `keep_search` says the engines can wait: then the search waits where it is (see
+    /// [`Job::paused`]) and goes on after [`GameEntry::resume`] with all it had found.
+    pub fn pause(&mut self, now: Instant, keep_search: bool) -> Result<(), Refusal> {
+        if !keep_search || self.job_kind() != Some(JobKind::Computer) {
+            return self.change(|game| game.pause(now));
+        }
+        self.game.pause(now)?;
+        let version = self.game.version();
+        if let Some(job) = self.job.as_mut() {
+            job.paused.store(true, Ordering::Relaxed);
+            job.version = version;
+        }
+        Ok(())
+    }
+
     /// Restarts the clock after a pause. The position is the same, so a job running meanwhile
-    /// (an analysis, a hint) goes on; only the old version's reports are forgotten.
+    /// (an analysis, a hint, the computer's paused search) goes on; only the old version's
+    /// reports are forgotten, except the waiting search's own.
     pub fn resume(&mut self, now: Instant) -> Result<(), Refusal> {
         let before = self.game.version();
         let resumed = self.game.resume(now);
-        if self.game.version() != before {
-            self.forget_reports();
+        let version = self.game.version();
+        if version != before {
+            match self.job.as_mut() {
+                Some(job) if job.paused.swap(false, Ordering::Relaxed) => job.version = version,
+                _ => self.forget_reports(),
+            }
         }
         resumed
     }
@@ -227,18 +248,21 @@ impl GameEntry {
         self.job.as_ref().map(|job| job.kind)
     }
 
-    /// Starts a job of `kind`, replacing the running one; its cancel flag.
-    pub fn begin_job(&mut self, kind: JobKind) -> Arc<AtomicBool> {
+    /// Starts a job of `kind`, replacing the running one; its cancel and pause flags.
+    pub fn begin_job(&mut self, kind: JobKind) -> (Arc<AtomicBool>, Arc<AtomicBool>) {
         self.cancel_job();
         let cancel = Arc::new(AtomicBool::new(false));
+        let paused = Arc::new(AtomicBool::new(false));
         self.job = Some(Job {
             kind,
             cancel: Arc::clone(&cancel),
+            paused: Arc::clone(&paused),
+            version: self.game.version(),
         });
         if kind == JobKind::Review {
             self.review = Some(Review::new(self.game.rules().len(), self.review_depth));
         }
-        cancel
+        (cancel, paused)
     }
 
     /// Stops the running job, if any.
@@ -255,6 +279,16 @@ impl GameEntry {
                 .job
                 .as_ref()
                 .is_some_and(|job| Arc::ptr_eq(&job.cancel, cancel))
+    }
+
+    /// Whether the job with this cancel flag is the current one and works for the game as it
+    /// is now (no change since it began but a pause and resume that kept it).
+    pub fn job_is_up_to_date(&self, cancel: &Arc<AtomicBool>) -> bool {
+        self.owns(cancel)
+            && self
+                .job
+                .as_ref()
+                .is_some_and(|job| job.version == self.game.version())
     }
 
     /// The job with this cancel flag has ended (if it is still the current one).

@@ -33,6 +33,13 @@ pub trait StartJob {
     /// Starts `kind` for the game, cancelling the job it had; the reason when too many jobs
     /// wait already (and nothing changed).
     fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String>;
+
+    /// Whether a computer's search can wait while the game is paused and then go on (the
+    /// server's engines run on threads that can wait; the site stops its search by ending
+    /// the worker, so a pause there stops it, and the search starts again on resume).
+    fn keeps_paused_search(&self) -> bool {
+        false
+    }
 }
 
 /// Whether `id` could be a game id: 1–64 ASCII letters, digits and `-`.
@@ -560,7 +567,7 @@ impl GameRequest {
                 true
             }
             GameRequest::Pause => {
-                entry.change(|game| game.pause(now))?;
+                entry.pause(now, jobs.keeps_paused_search())?;
                 true
             }
             GameRequest::Resume => {

@@ -36,4 +36,10 @@ pub struct Job {
     pub kind: JobKind,
     /// Set to stop it; a stopped job changes nothing.
     pub cancel: Arc<AtomicBool>,
+    /// Set while the game's clock is paused and the computer's search waits where it is (on
+    /// the server, whose engines can wait; see [`crate::game_requests::StartJob`]).
+    pub paused: Arc<AtomicBool>,
+    /// The game's version the job works for: the one it began on, moved on by a pause and a
+    /// resume that kept it (they change nothing the search depends on).
+    pub version: u64,
 }

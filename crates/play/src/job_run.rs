@@ -183,6 +183,7 @@ pub enum Flow {
 pub struct JobRun {
     kind: JobKind,
     cancel: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
     start: Position,
     moves: Vec<Move>,
     root: Position,
@@ -198,7 +199,7 @@ pub struct JobRun {
 impl JobRun {
     /// Begins a job of `kind` for the game, replacing (cancelling) the one it had.
     pub fn begin(entry: &mut GameEntry, kind: JobKind) -> JobRun {
-        let cancel = entry.begin_job(kind);
+        let (cancel, paused) = entry.begin_job(kind);
         let game = entry.game();
         let start = game.rules().start().clone();
         let moves: Vec<Move> = game.rules().moves().collect();
@@ -212,6 +213,7 @@ impl JobRun {
         JobRun {
             kind,
             cancel,
+            paused,
             root: game.position().clone(),
             version: game.version(),
             level: game.level(),
@@ -232,6 +234,11 @@ impl JobRun {
     /// The job's cancel flag: set when something changed the game and the job is unwanted.
     pub fn cancel_flag(&self) -> &Arc<AtomicBool> {
         &self.cancel
+    }
+
+    /// The job's pause flag: set while the game's clock is paused and its search is to wait.
+    pub fn pause_flag(&self) -> &Arc<AtomicBool> {
+        &self.paused
     }
 
     /// Whether the job is still the game's current one, wanted.
@@ -312,11 +319,12 @@ impl JobRun {
             walk.answer(entry, outcome);
             return Flow::Next;
         }
+        let up_to_date = entry.job_is_up_to_date(&self.cancel);
         entry.end_job(&self.cancel);
         let Outcome::Found { result, at } = outcome else {
             return Flow::Stop;
         };
-        if entry.game().version() != self.version {
+        if !up_to_date {
             return Flow::Stop;
         }
         match self.kind {

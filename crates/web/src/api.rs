@@ -136,6 +136,10 @@ impl StartJob for PoolJobs<'_> {
     fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String> {
         search::start(self.state, self.shared, entry, kind).map_err(|busy| busy.to_string())
     }
+
+    fn keeps_paused_search(&self) -> bool {
+        true
+    }
 }
 
 /// Carries out `request` on the game under its lock on a blocking thread, and answers with

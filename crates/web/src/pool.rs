@@ -164,7 +164,8 @@ impl SearchPool {
             engine: Some(engine),
             owner,
             pool: Arc::clone(self),
-            _permit: permit,
+            slots: Arc::clone(slots),
+            permit: Some(permit),
         })
     }
 }
@@ -183,65 +184,107 @@ pub struct Lease {
     engine: Option<Engine>,
     owner: Owner,
     pool: Arc<SearchPool>,
-    _permit: OwnedSemaphorePermit,
+    /// The budget the slot comes from.
+    slots: Arc<Semaphore>,
+    /// The slot; given back while a paused search waits (it uses no processor meanwhile).
+    permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Lease {
     /// Runs one order of a job on the engine's thread, waiting here (a blocking thread, not
-    /// the runtime) and stopping the search when `cancel` is set. Progress reports of a plain
-    /// search go to `on_info`; a comparison keeps its own. `None` if cancelled.
+    /// the runtime), stopping the search when `cancel` is set and holding it where it is
+    /// while `paused` is. Progress reports of a plain search go to `on_info`; a comparison
+    /// keeps its own. `None` if cancelled.
     pub fn run(
         &mut self,
         order: &Order,
-        cancel: &AtomicBool,
+        flags: JobFlags,
         on_info: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Option<Outcome> {
         order.prepare(self.engine.as_mut()?);
         let request = order.search_request();
         if order.compare.is_empty() {
-            let result = self.search(request, cancel, on_info)?;
+            let result = self.search(request, flags, on_info)?;
             return Some(order.outcome(result, &Comparison::default(), Instant::now()));
         }
         let comparison: Arc<Mutex<Comparison>> = Arc::default();
         let seen = Arc::clone(&comparison);
-        let result = self.search(request, cancel, move |info| lock(&seen).note(info))?;
+        let result = self.search(request, flags, move |info| lock(&seen).note(info))?;
         let comparison = lock(&comparison);
         Some(order.outcome(result, &comparison, Instant::now()))
     }
 
-    /// Searches on the engine's thread as it is set up, waiting here and stopping the search
-    /// when `cancel` is set. `None` if cancelled.
+    /// Searches on the engine's thread as it is set up, waiting here; see [`Lease::run`].
+    /// `None` if cancelled.
     fn search(
         &mut self,
         request: SearchRequest,
-        cancel: &AtomicBool,
+        flags: JobFlags,
         on_info: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Option<SearchResult> {
-        let engine = self.engine.as_mut()?;
         let (tx, rx) = mpsc::channel();
-        engine.start(request, on_info, move |result| {
-            let _ = tx.send(result);
-        });
-        let mut stopped = false;
+        self.engine
+            .as_mut()?
+            .start(request, on_info, move |result| {
+                let _ = tx.send(result);
+            });
+        let (mut stopped, mut waiting) = (false, false);
         loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
                 Ok(result) => {
-                    engine.wait();
-                    return (!cancel.load(Ordering::Relaxed)).then_some(result);
+                    self.engine.as_mut()?.wait();
+                    return (!flags.cancel.load(Ordering::Relaxed)).then_some(result);
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if !stopped && cancel.load(Ordering::Relaxed) {
+                    let engine = self.engine.as_mut()?;
+                    if !stopped && flags.cancel.load(Ordering::Relaxed) {
                         engine.stop();
                         stopped = true;
                     }
+                    let pause = !stopped && flags.paused.load(Ordering::Relaxed);
+                    if pause && !waiting {
+                        engine.pause();
+                        // Another game may search in the slot meanwhile.
+                        self.permit = None;
+                        waiting = true;
+                    } else if !pause && waiting {
+                        self.take_slot_back(flags.cancel);
+                        self.engine.as_mut()?.resume();
+                        waiting = false;
+                    }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    engine.wait();
+                    self.engine.as_mut()?.wait();
                     return None;
                 }
             }
         }
     }
+}
+
+impl Lease {
+    /// Waits for a slot again after a pause (as a new job would), unless the job is cancelled
+    /// meanwhile.
+    fn take_slot_back(&mut self, cancel: &AtomicBool) {
+        while self.permit.is_none() && !cancel.load(Ordering::Relaxed) {
+            match Arc::clone(&self.slots).try_acquire_owned() {
+                Ok(permit) => self.permit = Some(permit),
+                Err(tokio::sync::TryAcquireError::NoPermits) => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(tokio::sync::TryAcquireError::Closed) => return,
+            }
+        }
+    }
+}
+
+/// What a job's runner tells a lent engine's search: stop, or wait where it is.
+#[derive(Clone, Copy)]
+pub struct JobFlags<'a> {
+    /// Set when the job is unwanted.
+    pub cancel: &'a AtomicBool,
+    /// Set while the game's clock is paused.
+    pub paused: &'a AtomicBool,
 }
 
 impl Drop for Lease {
@@ -291,8 +334,60 @@ mod tests {
             ..Limits::default()
         };
         let request = SearchRequest::new(Position::startpos(), limits);
-        let cancel = AtomicBool::new(false);
-        assert!(lease.search(request, &cancel, |_| {}).is_some());
+        let (cancel, paused) = (AtomicBool::new(false), AtomicBool::new(false));
+        let flags = JobFlags {
+            cancel: &cancel,
+            paused: &paused,
+        };
+        assert!(lease.search(request, flags, |_| {}).is_some());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_paused_search_lends_its_slot_and_goes_on_after_resume() {
+        let pool = SearchPool::new(1, 1);
+        let owner = || Owner::Computer {
+            game: "g".into(),
+            level: 10,
+        };
+        let mut lease = pool.lease(JobKind::Computer, owner()).await.unwrap();
+        let flags = Arc::new((AtomicBool::new(false), AtomicBool::new(false)));
+        let searching = Arc::clone(&flags);
+        let search = std::thread::spawn(move || {
+            let limits = Limits {
+                movetime: Some(Duration::from_millis(400)),
+                ..Limits::default()
+            };
+            let request = SearchRequest::new(Position::startpos(), limits);
+            let flags = JobFlags {
+                cancel: &searching.0,
+                paused: &searching.1,
+            };
+            let started = std::time::Instant::now();
+            let result = lease.search(request, flags, |_| {});
+            (result, started.elapsed())
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        flags.1.store(true, Ordering::Relaxed);
+        // The pool's only slot is free while the search waits: another game's job gets it.
+        let other = tokio::time::timeout(
+            Duration::from_secs(5),
+            pool.lease(JobKind::Computer, Owner::Full),
+        )
+        .await
+        .expect("a paused search keeps its slot")
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert!(
+            !search.is_finished(),
+            "a paused search ended on its move time"
+        );
+        drop(other);
+        flags.1.store(false, Ordering::Relaxed);
+        let (result, took) = search.join().unwrap();
+        let result = result.expect("the resumed search answers");
+        assert!(result.best_move.is_some());
+        // 400 ms of search and the 800 ms or more of the pause.
+        assert!(took >= Duration::from_millis(1_100), "{took:?}");
     }
 
     #[tokio::test]

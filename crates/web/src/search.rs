@@ -8,7 +8,7 @@
 //! by anything that changes the game (a move, undo, a new game, leaving the page); a cancelled
 //! or outdated job changes nothing.
 
-use super::pool::{Busy, Lease, Owner};
+use super::pool::{Busy, JobFlags, Lease, Owner};
 use super::state::AppState;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -143,6 +143,7 @@ async fn stop_when_abandoned(shared: SharedGame, cancel: Arc<AtomicBool>, after:
 /// game, until the job is done or unwanted; then starts the game's next job.
 fn run(state: &Arc<AppState>, shared: &SharedGame, mut lease: Lease, job: JobRun) {
     let cancel = Arc::clone(job.cancel_flag());
+    let paused = Arc::clone(job.pause_flag());
     // Shared with the progress reports, which come from the engine's thread.
     let job = Arc::new(std::sync::Mutex::new(job));
     let mut entry = lock(shared);
@@ -158,7 +159,11 @@ fn run(state: &Arc<AppState>, shared: &SharedGame, mut lease: Lease, job: JobRun
             let mut entry = lock(&info_shared);
             lock(&info_job).report(&mut entry, info);
         };
-        let Some(outcome) = lease.run(&next, &cancel, on_info) else {
+        let flags = JobFlags {
+            cancel: &cancel,
+            paused: &paused,
+        };
+        let Some(outcome) = lease.run(&next, flags, on_info) else {
             return;
         };
         entry = lock(shared);

@@ -27,6 +27,10 @@ pub struct Shared {
     pub ponderhit: AtomicBool,
     /// Nodes searched by all threads (each adds its count every few thousand nodes).
     pub nodes: AtomicU64,
+    /// While set, every thread waits where it is (the game's clock is paused); the main
+    /// thread's time does not run meanwhile. Clearing it lets the search go on with all it
+    /// has found.
+    pub paused: AtomicBool,
 }
 
 impl Shared {
@@ -37,6 +41,7 @@ impl Shared {
             pondering: AtomicBool::new(pondering),
             ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            paused: AtomicBool::new(false),
         }
     }
 }
@@ -579,6 +584,9 @@ impl<'a> Worker<'a> {
             .fetch_add(self.unflushed, Ordering::Relaxed)
             + self.unflushed;
         self.unflushed = 0;
+        if self.shared.paused.load(Ordering::Relaxed) {
+            self.wait_while_paused();
+        }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
@@ -601,6 +609,21 @@ impl<'a> Worker<'a> {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
             }
+        }
+    }
+
+    /// Waits while the search is paused (or until it is stopped), then moves the main thread's
+    /// start of time forward by the wait, so that the pause costs the move none of its time.
+    /// A pause is rare and may last minutes: a short sleep between looks costs nothing.
+    fn wait_while_paused(&mut self) {
+        let began = crate::instant::Instant::now();
+        while self.shared.paused.load(Ordering::Relaxed)
+            && !self.shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if let Some(time) = &mut self.time {
+            time.delay(began.elapsed());
         }
     }
 

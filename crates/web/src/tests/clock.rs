@@ -215,3 +215,45 @@ async fn leaving_the_page_pauses_the_clock() {
     let (_, back) = t.call("GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(back["clock"]["paused"], true);
 }
+
+/// Pausing while the computer thinks on its clock holds its search where it is (no move, the
+/// clock stopped) and resuming lets it go on from there: the search's report is not thrown away
+/// and started again from depth 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_keeps_the_computer_s_search() {
+    let t = Test::new();
+    let c = control(1.0, 0.0, 0.0);
+    let game = t
+        .new_game(json!({
+            "human": "black",
+            "level": 10,
+            "fen": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "clock": {"red": c, "black": c},
+        }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let deep = |g: &Value| g["analysis"]["depth"].as_u64() >= Some(8);
+    t.wait(&id, "the computer's search at depth 8", deep).await;
+    let (s, paused) = t
+        .call("POST", &format!("/api/games/{id}/pause"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{paused}");
+    let at_pause = paused["analysis"]["depth"].as_u64().unwrap();
+    assert!(at_pause >= 8, "{paused}");
+    // Its optimum on a one-minute clock is under two seconds: paused for longer, it waits.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let (_, still) = t.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&still), 0, "the computer moved while paused");
+    let red = main_ms(&still, "red");
+    let (s, resumed) = t
+        .call("POST", &format!("/api/games/{id}/resume"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{resumed}");
+    assert!(
+        resumed["analysis"]["depth"].as_u64() >= Some(at_pause),
+        "the search's work was thrown away: {resumed}"
+    );
+    let moved = t.wait(&id, "the computer's move", |g| plies(g) == 1).await;
+    // Its time ran only while it searched: not during the pause.
+    assert!(main_ms(&moved, "red") + 5_000 > red, "{moved}");
+}
