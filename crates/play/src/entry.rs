@@ -281,6 +281,13 @@ impl GameEntry {
                 .is_some_and(|job| Arc::ptr_eq(&job.cancel, cancel))
     }
 
+    /// Whether the running job is a computer's search paused with the clock.
+    pub fn job_paused(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|job| job.paused.load(Ordering::Relaxed))
+    }
+
     /// Whether the job with this cancel flag is the current one and works for the game as it
     /// is now (no change since it began but a pause and resume that kept it).
     pub fn job_is_up_to_date(&self, cancel: &Arc<AtomicBool>) -> bool {

@@ -81,7 +81,7 @@ pub fn start(
     let place = state.pool.queue_place(kind)?;
     let job = JobRun::begin(entry, kind);
     let cancel = Arc::clone(job.cancel_flag());
-    if kind.is_background() {
+    if kind.is_background() || kind == JobKind::Computer {
         tokio::spawn(stop_when_abandoned(
             Arc::clone(shared),
             Arc::clone(&cancel),
@@ -117,8 +117,10 @@ pub fn start(
     Ok(())
 }
 
-/// Stops the game's background job (the one `cancel` belongs to) once nobody has asked about
-/// the game for `after`: its page is gone. Ends with the job.
+/// Stops the game's background job, or its computer's search paused with the clock (the job
+/// `cancel` belongs to), once nobody has asked about the game for `after`: its page is gone
+/// (a page asks while its game has a job, paused or not). A computer's search that is not
+/// paused ends by its clock; one paused would keep its engine for good. Ends with the job.
 async fn stop_when_abandoned(shared: SharedGame, cancel: Arc<AtomicBool>, after: Duration) {
     let check = ABANDON_CHECK.min(after);
     loop {
@@ -132,7 +134,10 @@ async fn stop_when_abandoned(shared: SharedGame, cancel: Arc<AtomicBool>, after:
         if !entry.owns(&cancel) {
             return;
         }
-        if entry.unseen_for(Instant::now()) >= after {
+        let waits_for_a_page = entry
+            .job_kind()
+            .is_some_and(|kind| kind.is_background() || entry.job_paused());
+        if waits_for_a_page && entry.unseen_for(Instant::now()) >= after {
             entry.cancel_job();
             return;
         }

@@ -60,6 +60,16 @@ impl Drop for TempDir {
     }
 }
 
+/// Stops a game's job when dropped: a test that fails while a computer's search is paused
+/// must end, not wait for the search (the runtime waits for its blocking threads).
+struct StopsJobOnDrop(xiangqi_play::entry::SharedGame);
+
+impl Drop for StopsJobOnDrop {
+    fn drop(&mut self) {
+        xiangqi_play::entry::lock(&self.0).cancel_job();
+    }
+}
+
 struct Test {
     app: Router,
     state: Arc<AppState>,

@@ -201,3 +201,47 @@ async fn analyses_beyond_the_queue_are_refused_as_busy() {
         entry::lock(&shared).cancel_job();
     }
 }
+
+/// A computer's search paused with the clock waits for Resume, but not for a page that is gone:
+/// once nobody asks about the game, it stops and its engine goes back to the pool. A search
+/// that is not paused is left to its clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_search_nobody_watches_stops() {
+    let dir = TempDir::new();
+    let pool = SearchPool::with_abandon_time(1, 1, Duration::from_millis(300));
+    let state = AppState::with_pool(&dir.0, pool);
+    let t = Test::with_state(dir, state);
+    let c = json!({"minutes": 5, "increment": 0, "byoyomi": 0});
+    let game = t
+        .new_game(json!({
+            "human": "black",
+            "level": 10,
+            "fen": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "clock": {"red": c, "black": c},
+        }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let shared = t.state.games.get(&id).unwrap();
+    let _stops = super::StopsJobOnDrop(Arc::clone(&shared));
+    // Unwatched but not paused: its clock ends it, not the watcher (its optimum is seconds).
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        entry::lock(&shared).job_kind(),
+        Some(xiangqi_play::job::JobKind::Computer)
+    );
+    let (status, paused) = t
+        .call("POST", &format!("/api/games/{id}/pause"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{paused}");
+    assert_eq!(paused["job"], "computer", "{paused}");
+    let stopped = eventually(Duration::from_secs(3), || {
+        entry::lock(&shared).job_kind().is_none()
+    })
+    .await;
+    assert!(stopped, "the paused search waited with nobody watching");
+    // Resume starts the computer's search again.
+    let (_, resumed) = t
+        .call("POST", &format!("/api/games/{id}/resume"), None)
+        .await;
+    assert_eq!(resumed["job"], "computer", "{resumed}");
+}

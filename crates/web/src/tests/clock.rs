@@ -232,6 +232,7 @@ async fn a_pause_keeps_the_computer_s_search() {
         }))
         .await;
     let id = game["id"].as_str().unwrap().to_owned();
+    let _stops = super::StopsJobOnDrop(t.state.games.get(&id).unwrap());
     let deep = |g: &Value| g["analysis"]["depth"].as_u64() >= Some(8);
     t.wait(&id, "the computer's search at depth 8", deep).await;
     let (s, paused) = t
