@@ -413,6 +413,11 @@ mod tests {
         ask(games, &request.to_string()).0
     }
 
+    /// The JSON body of an `api` answer.
+    fn body(answer: &serde_json::Value) -> serde_json::Value {
+        serde_json::from_str(answer["body"].as_str().unwrap()).unwrap()
+    }
+
     /// Runs the search `effects` start on the engine worker's session and hands its outcome
     /// (and reports) back to the games: the host's part. The next effects.
     fn run_search(
@@ -444,8 +449,7 @@ mod tests {
             r#"{"human":"red","level":1}"#,
         );
         assert_eq!(created["status"], 201, "{created}");
-        let game: serde_json::Value =
-            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let game: serde_json::Value = body(&created);
         let id = game["id"].as_str().unwrap().to_owned();
         assert_eq!(created["effects"]["put"][0]["id"], id.as_str());
         assert!(created["effects"]["start"].is_null());
@@ -472,7 +476,7 @@ mod tests {
         assert!(after["start"].is_null(), "{after}");
         ask(&mut games, r#"{"cmd":"kept"}"#);
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
-        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        let view: serde_json::Value = body(&got);
         assert_eq!(view["moves"].as_array().unwrap().len(), 2, "{view}");
 
         // A new worker reads the stored game back, as it was.
@@ -484,10 +488,10 @@ mod tests {
         let (loaded, _) = ask(&mut reloaded, &stored.to_string());
         assert_eq!(loaded["unreadable"][0]["id"], "broken", "{loaded}");
         let list = api(&mut reloaded, "GET", "/api/games", "");
-        let list: serde_json::Value = serde_json::from_str(list["body"].as_str().unwrap()).unwrap();
+        let list: serde_json::Value = body(&list);
         assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
         let got = api(&mut reloaded, "GET", &format!("/api/games/{id}"), "");
-        let again: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        let again: serde_json::Value = body(&got);
         assert_eq!(again["moves"], view["moves"]);
     }
 
@@ -495,8 +499,7 @@ mod tests {
     fn a_change_storage_refuses_is_undone_and_reported() {
         let mut games = Session::default();
         let created = api(&mut games, "POST", "/api/games", r#"{"human":"both"}"#);
-        let game: serde_json::Value =
-            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let game: serde_json::Value = body(&created);
         let id = game["id"].as_str().unwrap().to_owned();
         ask(&mut games, r#"{"cmd":"kept"}"#);
         api(
@@ -510,15 +513,14 @@ mod tests {
             r#"{"cmd":"not_kept","full":true,"reason":"QuotaExceededError"}"#,
         );
         assert_eq!(refused["status"], 507, "{refused}");
-        let error: serde_json::Value =
-            serde_json::from_str(refused["body"].as_str().unwrap()).unwrap();
+        let error: serde_json::Value = body(&refused);
         assert_eq!(error["code"], "disk_full", "{error}");
         assert!(
             error["message"].as_str().unwrap().contains("storage"),
             "{error}"
         );
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
-        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        let view: serde_json::Value = body(&got);
         assert_eq!(view["moves"].as_array().unwrap().len(), 0, "{view}");
         // The person's request was answered with the error: the game shows none of its own.
         assert!(view["save_error"].is_null(), "{view}");
@@ -530,7 +532,7 @@ mod tests {
             r#"{"cmd":"not_kept","full":false,"reason":"UnknownError"}"#,
         );
         let list = api(&mut games, "GET", "/api/games", "");
-        let list: serde_json::Value = serde_json::from_str(list["body"].as_str().unwrap()).unwrap();
+        let list: serde_json::Value = body(&list);
         assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
     }
 
@@ -564,15 +566,13 @@ mod tests {
         let load = serde_json::json!({"cmd": "api", "method": "POST", "path": "/api/games/import?level=3", "bytes": bytes});
         let (first, _) = ask(&mut games, &load.to_string());
         assert_eq!(first["status"], 201, "{first}");
-        let game: serde_json::Value =
-            serde_json::from_str(first["body"].as_str().unwrap()).unwrap();
+        let game: serde_json::Value = body(&first);
         assert_eq!(game["moves"][0]["chinese"], "炮二平五", "{game}");
         assert_eq!(game["level"], 3);
         ask(&mut games, r#"{"cmd":"kept"}"#);
         let (again, _) = ask(&mut games, &load.to_string());
         assert_eq!(again["status"], 200, "{again}");
-        let same: serde_json::Value =
-            serde_json::from_str(again["body"].as_str().unwrap()).unwrap();
+        let same: serde_json::Value = body(&again);
         assert_eq!(
             (same["id"].clone(), same["already_imported"].clone()),
             (game["id"].clone(), true.into())
@@ -587,8 +587,7 @@ mod tests {
         assert_eq!(created["status"], 201, "{created}");
         let wake = created["effects"]["wake_ms"].as_u64().unwrap();
         assert!(wake <= 600, "{created}");
-        let game: serde_json::Value =
-            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let game: serde_json::Value = body(&created);
         let id = game["id"].as_str().unwrap().to_owned();
         ask(&mut games, r#"{"cmd":"kept"}"#);
         std::thread::sleep(Duration::from_millis(wake + 50));
@@ -596,7 +595,7 @@ mod tests {
         assert_eq!(woken["effects"]["put"][0]["id"], id.as_str(), "{woken}");
         assert!(woken["effects"]["wake_ms"].is_null(), "{woken}");
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
-        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        let view: serde_json::Value = body(&got);
         assert_eq!(view["outcome"]["reason"], "timeout", "{view}");
     }
 
@@ -609,8 +608,7 @@ mod tests {
             "/api/games",
             r#"{"human":"red","level":1}"#,
         );
-        let game: serde_json::Value =
-            serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+        let game: serde_json::Value = body(&created);
         let id = game["id"].as_str().unwrap().to_owned();
         ask(&mut games, r#"{"cmd":"kept"}"#);
         let moved = api(
@@ -631,7 +629,7 @@ mod tests {
             got["effects"]["start"].is_null(),
             "it searched again before a retry: {got}"
         );
-        let view: serde_json::Value = serde_json::from_str(got["body"].as_str().unwrap()).unwrap();
+        let view: serde_json::Value = body(&got);
         assert_eq!(view["moves"].as_array().unwrap().len(), 1, "{view}");
         assert_eq!(view["save_error"]["code"], "disk_full", "{view}");
         let retried = api(&mut games, "POST", &format!("/api/games/{id}/retry"), "");

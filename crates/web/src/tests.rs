@@ -132,6 +132,23 @@ impl Test {
         game
     }
 
+    /// A game whose computer (Red, level 10) thinks for seconds on a clock of `minutes` a
+    /// side, from a middlegame out of the book; its id, and a guard that stops its job.
+    async fn computer_thinking(&self, minutes: f64) -> (String, StopsJobOnDrop) {
+        let c = json!({"minutes": minutes, "increment": 0, "byoyomi": 0});
+        let game = self
+            .new_game(json!({
+                "human": "black",
+                "level": 10,
+                "fen": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+                "clock": {"red": c, "black": c},
+            }))
+            .await;
+        let id = game["id"].as_str().unwrap().to_owned();
+        let stops = StopsJobOnDrop(self.state.games.get(&id).unwrap());
+        (id, stops)
+    }
+
     async fn play(&self, id: &str, mv: &str) -> (StatusCode, Value) {
         self.call(
             "POST",

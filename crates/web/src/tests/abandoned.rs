@@ -211,18 +211,8 @@ async fn a_paused_search_nobody_watches_stops() {
     let pool = SearchPool::with_abandon_time(1, 1, Duration::from_millis(300));
     let state = AppState::with_pool(&dir.0, pool);
     let t = Test::with_state(dir, state);
-    let c = json!({"minutes": 5, "increment": 0, "byoyomi": 0});
-    let game = t
-        .new_game(json!({
-            "human": "black",
-            "level": 10,
-            "fen": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
-            "clock": {"red": c, "black": c},
-        }))
-        .await;
-    let id = game["id"].as_str().unwrap().to_owned();
+    let (id, _stops) = t.computer_thinking(5.0).await;
     let shared = t.state.games.get(&id).unwrap();
-    let _stops = super::StopsJobOnDrop(Arc::clone(&shared));
     // Unwatched but not paused: its clock ends it, not the watcher (its optimum is seconds).
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(

@@ -222,17 +222,7 @@ async fn leaving_the_page_pauses_the_clock() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pause_keeps_the_computer_s_search() {
     let t = Test::new();
-    let c = control(1.0, 0.0, 0.0);
-    let game = t
-        .new_game(json!({
-            "human": "black",
-            "level": 10,
-            "fen": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
-            "clock": {"red": c, "black": c},
-        }))
-        .await;
-    let id = game["id"].as_str().unwrap().to_owned();
-    let _stops = super::StopsJobOnDrop(t.state.games.get(&id).unwrap());
+    let (id, _stops) = t.computer_thinking(1.0).await;
     let deep = |g: &Value| g["analysis"]["depth"].as_u64() >= Some(8);
     t.wait(&id, "the computer's search at depth 8", deep).await;
     let (s, paused) = t
