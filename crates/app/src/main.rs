@@ -50,6 +50,9 @@ enum Command {
     Eval(cli::eval::EvalArgs),
     /// Build the opening book from its source lines, or look inside a book file.
     Book(cli::book::BookArgs),
+    /// Puzzles: mine them from games and prove them (`generate`), print them for other
+    /// engines to check (`export`), retag a file, or count a file's puzzles.
+    Puzzles(cli::puzzles::PuzzlesArgs),
     /// Self-play games by the engine: positions with scores and results, as text for `tune`
     /// or as binary sample chunks for training a network (`--stats` sums a data set up).
     Datagen(datagen::DatagenArgs),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Some(Command::Lab(a)) => cli::lab::run(&a),
         Some(Command::Eval(a)) => cli::eval::run(&a),
         Some(Command::Book(a)) => cli::book::run(&a),
+        Some(Command::Puzzles(a)) => cli::puzzles::run(&a),
         Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),

@@ -49,7 +49,7 @@ mod prefetch;
 pub mod random;
 pub mod score;
 mod search;
-mod see;
+pub mod see;
 pub mod strength;
 mod time;
 mod tt;

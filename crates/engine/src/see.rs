@@ -29,9 +29,8 @@ fn next_capturer(
     (!into_check).then_some((sq, kind))
 }
 
-/// The expected material gain of `m` for the side to move: the whole exchange, which the
-/// tests hold the search's threshold test against.
-#[cfg(test)]
+/// The expected material gain of `m` for the side to move: the whole exchange (the tests
+/// hold the search's threshold test against it; the puzzle tagger counts material with it).
 pub fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
     let Some(mover) = pos.piece_at(from) else {

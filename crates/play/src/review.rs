@@ -12,6 +12,7 @@ use crate::report::SCORE_CAP;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi::{format_move, Color, Move, Notation, Position};
+use xiangqi_engine::score::winning_chance;
 
 /// How hard the review looks at each position, as the person chose.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,9 +90,6 @@ pub struct Review {
     pub plies: Vec<ReviewPly>,
 }
 
-/// The scale of the winning chance: a side ahead by this many centi-soldiers wins about three
-/// games in four (the page's evaluation bar uses the same curve).
-pub const CHANCE_SCALE: f64 = 250.0;
 /// Review marks by the winning chance a move gave away: from about 0.5, 1.2 and 3 soldiers lost
 /// in a level position, much more in a position already decided, where nothing is marked.
 pub const INACCURACY: f64 = 0.05;
@@ -99,11 +97,6 @@ pub const INACCURACY: f64 = 0.05;
 pub const MISTAKE: f64 = 0.11;
 /// See [`INACCURACY`].
 pub const BLUNDER: f64 = 0.25;
-
-/// The winning chance, 0 to 1, of a side with evaluation `score`.
-pub fn winning_chance(score: i32) -> f64 {
-    1.0 / (1.0 + (-f64::from(score) / CHANCE_SCALE).exp())
-}
 
 fn mark(chance_lost: f64) -> Option<&'static str> {
     if chance_lost >= BLUNDER {

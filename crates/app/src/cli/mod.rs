@@ -10,10 +10,28 @@ pub mod lab;
 pub mod opening;
 pub mod perft;
 pub mod pgn;
+pub mod puzzles;
 pub mod status;
 
 use anyhow::{bail, Context, Result};
-use xiangqi::{parse_move, Position, Validation};
+use std::path::Path;
+use xiangqi::pgn::NotationCodec;
+use xiangqi::{parse_move, read_pgn, record_from_xqf, GameRecord, Notation, Position, Validation};
+
+/// The largest game file read: 256 MiB, a database of some hundred thousand games.
+const MAX_GAMES_FILE_LEN: u64 = 256 << 20;
+
+/// The games of a PGN file (UTF-8, GBK or Big5; any number of games) or an XQF file.
+pub fn games(file: &Path) -> Result<Vec<GameRecord>> {
+    let bytes = xiangqi_files::reading::read(file, MAX_GAMES_FILE_LEN)?;
+    let name = file.display();
+    if bytes.starts_with(b"XQ") {
+        let record =
+            record_from_xqf(&bytes).with_context(|| format!("{name}: not a readable XQF file"))?;
+        return Ok(vec![record]);
+    }
+    read_pgn(&bytes, &NotationCodec(Notation::Chinese)).with_context(|| format!("{name}"))
+}
 
 /// Parses `--fen` (or the start position when absent), accepting odd placements.
 pub fn position_from(fen: Option<&str>) -> Result<Position> {

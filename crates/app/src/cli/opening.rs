@@ -1,12 +1,11 @@
 //! `xiangqi opening FILE…`: the ECCO opening of every game in PGN or XQF files, and with
 //! `--check`, how often it agrees with the code the files give.
 
-use anyhow::{Context, Result};
+use super::games;
+use anyhow::Result;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use xiangqi::ecco::{self, Opening};
-use xiangqi::pgn::NotationCodec;
-use xiangqi::{read_pgn, record_from_xqf, GameRecord, Notation};
 use xiangqi_files::outln;
 
 /// Arguments of `opening`.
@@ -19,20 +18,6 @@ pub struct OpeningArgs {
     /// the share of games that agree instead of every game's opening.
     #[arg(long)]
     check: bool,
-}
-
-/// The largest file read: 256 MiB, a database of some hundred thousand games.
-const MAX_FILE_LEN: u64 = 256 << 20;
-
-fn games(file: &Path) -> Result<Vec<GameRecord>> {
-    let bytes = xiangqi_files::reading::read(file, MAX_FILE_LEN)?;
-    let name = file.display();
-    if bytes.starts_with(b"XQ") {
-        let record =
-            record_from_xqf(&bytes).with_context(|| format!("{name}: not a readable XQF file"))?;
-        return Ok(vec![record]);
-    }
-    read_pgn(&bytes, &NotationCodec(Notation::Chinese)).with_context(|| format!("{name}"))
 }
 
 /// What `--check` counts.

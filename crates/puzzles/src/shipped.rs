@@ -1,0 +1,41 @@
+//! The puzzles built into the program: `data/generated.tsv`, made by `xiangqi puzzles
+//! generate` (its header says with which command).
+
+use crate::puzzle::{read_puzzles, Puzzle};
+
+/// The generated puzzles' file, as shipped.
+pub const GENERATED: &str = include_str!("../data/generated.tsv");
+
+/// Every shipped puzzle, in file order.
+pub fn puzzles() -> Vec<Puzzle> {
+    // The file is checked by a test; a broken one is a build that must not ship.
+    read_puzzles(GENERATED).expect("the shipped puzzle file reads")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tag;
+    use std::collections::HashSet;
+
+    #[test]
+    fn the_shipped_puzzles_read_and_carry_the_tagger_s_themes() {
+        let puzzles = puzzles();
+        assert!(puzzles.len() >= 100, "{} puzzles", puzzles.len());
+        let mut positions = HashSet::new();
+        for p in &puzzles {
+            assert_eq!(
+                p.themes,
+                tag::themes(&p.position, &p.solution),
+                "{}: run `xiangqi puzzles tag` on the file",
+                p.id
+            );
+            assert!(
+                positions.insert(p.position.key()),
+                "{} repeats a position",
+                p.id
+            );
+            assert!(!p.source.is_empty(), "{} says where it comes from", p.id);
+        }
+    }
+}
