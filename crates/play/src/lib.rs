@@ -27,6 +27,7 @@ pub mod lab_requests;
 pub mod lab_view;
 pub mod local;
 pub mod positions;
+pub mod puzzle_requests;
 pub mod report;
 pub mod review;
 pub mod site_games;

@@ -2,14 +2,21 @@
 //! generate` (its header says with which command).
 
 use crate::puzzle::{read_puzzles, Puzzle};
+use std::sync::OnceLock;
 
 /// The generated puzzles' file, as shipped.
 pub const GENERATED: &str = include_str!("../data/generated.tsv");
 
-/// Every shipped puzzle, in file order.
-pub fn puzzles() -> Vec<Puzzle> {
+/// Every shipped puzzle, in file order (read once).
+pub fn puzzles() -> &'static [Puzzle] {
+    static PUZZLES: OnceLock<Vec<Puzzle>> = OnceLock::new();
     // The file is checked by a test; a broken one is a build that must not ship.
-    read_puzzles(GENERATED).expect("the shipped puzzle file reads")
+    PUZZLES.get_or_init(|| read_puzzles(GENERATED).expect("the shipped puzzle file reads"))
+}
+
+/// The shipped puzzle named `id`.
+pub fn find(id: &str) -> Option<&'static Puzzle> {
+    puzzles().iter().find(|p| p.id == id)
 }
 
 #[cfg(test)]
@@ -23,7 +30,7 @@ mod tests {
         let puzzles = puzzles();
         assert!(puzzles.len() >= 100, "{} puzzles", puzzles.len());
         let mut positions = HashSet::new();
-        for p in &puzzles {
+        for p in puzzles {
             assert_eq!(
                 p.themes,
                 tag::themes(&p.position, &p.solution),

@@ -18,6 +18,7 @@ mod lab;
 mod lab_runs;
 mod limits;
 mod pool;
+mod puzzles;
 mod search;
 mod server;
 mod state;
@@ -54,6 +55,7 @@ pub fn app(state: Arc<AppState>) -> Router {
 fn app_with_body_timeout(state: Arc<AppState>, body_timeout: Duration) -> Router {
     let api = api::routes()
         .merge(lab::routes())
+        .merge(puzzles::routes())
         .fallback(|| async { ApiError::NotFound("no such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     #[cfg(test)]

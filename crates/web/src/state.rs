@@ -2,6 +2,7 @@
 
 use super::lab_runs::LabRuns;
 use super::pool::SearchPool;
+use super::puzzles::PuzzleBook;
 use super::store::GameStore;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -18,6 +19,8 @@ pub struct AppState {
     pub pool: Arc<SearchPool>,
     /// The search laboratory's runs in progress, to stop them.
     pub lab: Arc<LabRuns>,
+    /// The player's puzzle record.
+    pub puzzles: PuzzleBook,
 }
 
 impl AppState {
@@ -29,6 +32,7 @@ impl AppState {
             games,
             pool: SearchPool::new(searches, ENGINE_HASH_MB),
             lab: Arc::default(),
+            puzzles: PuzzleBook::open(data_dir),
         }))
     }
 }
@@ -41,6 +45,7 @@ impl AppState {
             games: GameStore::open(data_dir).unwrap(),
             pool,
             lab: Arc::default(),
+            puzzles: PuzzleBook::open(data_dir),
         })
     }
 }

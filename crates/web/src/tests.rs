@@ -7,6 +7,7 @@ mod fair;
 mod lab;
 mod limits;
 mod page;
+mod puzzles;
 mod study;
 
 use super::{app, AppState};

@@ -121,7 +121,7 @@ fn read_text(path: &Path) -> Result<String> {
 
 fn load(file: Option<&Path>) -> Result<Vec<Puzzle>> {
     match file {
-        None => Ok(shipped::puzzles()),
+        None => Ok(shipped::puzzles().to_vec()),
         Some(path) => {
             read_puzzles(&read_text(path)?).with_context(|| format!("{}", path.display()))
         }

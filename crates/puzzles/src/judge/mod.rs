@@ -84,6 +84,28 @@ impl Attempt {
         }
     }
 
+    /// An attempt at `puzzle` that has come as far as `played` (both sides' moves, the
+    /// solver's first and the defender's last); `None` if a move is illegal or the solver is
+    /// not to move after them. The moves are not judged again.
+    pub fn resume(puzzle: Puzzle, played: Vec<Move>) -> Option<Attempt> {
+        let mut pos = puzzle.position.clone();
+        for &m in &played {
+            if !pos.is_legal(m) {
+                return None;
+            }
+            pos.make_move(m);
+        }
+        let goal = Goal::of(&puzzle);
+        let solver_turn = played.len() % 2 == 0 && played.len() / 2 < goal.moves();
+        let on_line = puzzle.solution.starts_with(&played);
+        solver_turn.then_some(Attempt {
+            puzzle,
+            goal,
+            played,
+            on_line,
+        })
+    }
+
     /// The puzzle.
     pub fn puzzle(&self) -> &Puzzle {
         &self.puzzle
