@@ -55,6 +55,9 @@ mod speed;
 #[path = "browser/pieces.rs"]
 mod pieces;
 
+#[path = "browser/puzzles.rs"]
+mod puzzles;
+
 /// Fails the scenario (closing the browser properly) unless `got == want`.
 fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<()> {
     if got != want {

@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 42] = [
+const FILES: [(&str, &str, &str); 44] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -63,6 +63,12 @@ const FILES: [(&str, &str, &str); 42] = [
     ("js/site.js", JS, include_str!("../page/js/site.js")),
     ("js/backend.js", JS, include_str!("../page/js/backend.js")),
     ("lab.css", "text/css", include_str!("../page/lab.css")),
+    (
+        "puzzles.css",
+        "text/css",
+        include_str!("../page/puzzles.css"),
+    ),
+    ("js/puzzles.js", JS, include_str!("../page/js/puzzles.js")),
     ("js/lab.js", JS, include_str!("../page/js/lab.js")),
     ("js/lab-tree.js", JS, include_str!("../page/js/lab-tree.js")),
     (
@@ -105,6 +111,7 @@ const FILES: [(&str, &str, &str); 42] = [
 const JS: &str = "text/javascript";
 const INDEX: &str = include_str!("../page/index.html");
 const LAB: &str = include_str!("../page/lab.html");
+const PUZZLES: &str = include_str!("../page/puzzles.html");
 
 /// Every file of the page as a static site holds it: `index.html`, `lab.html` and
 /// `assets/…`, with its content type (`cargo xtask site` writes them out).
@@ -123,13 +130,16 @@ pub fn page_files() -> Vec<(String, &'static str, &'static str)> {
         .collect()
 }
 
-/// `/`, `/index.html`, the search laboratory's `/lab` and `/assets/…`.
+/// `/`, `/index.html`, the search laboratory's `/lab`, the puzzles' `/puzzles` and
+/// `/assets/…`.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/", get(index))
         .route("/index.html", get(index))
         .route("/lab", get(lab))
         .route("/lab.html", get(lab))
+        .route("/puzzles", get(puzzles))
+        .route("/puzzles.html", get(puzzles))
         .route("/favicon.ico", get(favicon))
         .route("/assets/{*path}", get(asset))
 }
@@ -155,6 +165,10 @@ async fn index() -> Response {
 
 async fn lab() -> Response {
     page("text/html", LAB)
+}
+
+async fn puzzles() -> Response {
+    page("text/html", PUZZLES)
 }
 
 async fn favicon() -> Response {
@@ -280,7 +294,8 @@ mod tests {
             .iter()
             .filter(|f| f.0.ends_with(".js") && !f.0.starts_with("js/lab"));
         let mut keys = Vec::new();
-        for body in std::iter::once(super::INDEX).chain(scripts.map(|f| f.2)) {
+        let pages = [super::INDEX, super::PUZZLES];
+        for body in pages.into_iter().chain(scripts.map(|f| f.2)) {
             for marker in ["data-i18n=\"", "data-i18n-aria=\"", "data-i18n-title=\""] {
                 for part in body.split(marker).skip(1) {
                     keys.push(part.split('"').next().unwrap_or("").to_owned());
@@ -304,6 +319,16 @@ mod tests {
         assert!(keys.len() > 80, "{keys:?}");
         for key in keys {
             for name in ["zh", "en"] {
+                assert!(has_key(language(name), &key), "no {name} text for {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_puzzle_theme_has_a_name_in_both_languages() {
+        for theme in xiangqi_puzzles::Theme::FIXED {
+            for name in ["zh", "en"] {
+                let key = format!("theme_{}", theme.name());
                 assert!(has_key(language(name), &key), "no {name} text for {key}");
             }
         }

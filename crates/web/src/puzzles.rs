@@ -8,6 +8,7 @@
 //! | `GET /api/puzzles/next?theme=&id=` | the next puzzle (near the rating, not tried yet), or that one |
 //! | `POST /api/puzzles/move` | `{id, played, move}`: `right` with the reply, `solved`, or `wrong` with the refutation |
 //! | `POST /api/puzzles/hint` | `{id, played}`: the move to make (the page shows its piece first) |
+//! | `POST /api/puzzles/solution` | `{id}`: the whole solution |
 //! | `POST /api/puzzles/result` | `{id, solved}`: recorded; the record after it |
 //!
 //! A move's judgement searches (a few tenths of a second) in a background slot of the
@@ -24,7 +25,7 @@ use xiangqi_files::disk;
 use xiangqi_play::error::ApiError;
 use xiangqi_play::puzzle_requests::{
     self, AttemptBody, HintView, MoveBody, MoveView, NextQuery, PuzzleRecord, PuzzleView,
-    RecordView, ResultBody,
+    RecordView, ResultBody, SolutionView,
 };
 
 /// The record's file in the data directory.
@@ -77,6 +78,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/puzzles/next", get(next))
         .route("/puzzles/move", post(play))
         .route("/puzzles/hint", post(hint))
+        .route("/puzzles/solution", post(solution))
         .route("/puzzles/result", post(result))
 }
 
@@ -121,6 +123,10 @@ async fn hint(
     judging(&state, move || puzzle_requests::hint(&body))
         .await
         .map(Json)
+}
+
+async fn solution(ApiJson(body): ApiJson<AttemptBody>) -> Result<Json<SolutionView>, ApiError> {
+    puzzle_requests::solution(&body).map(Json)
 }
 
 async fn result(

@@ -202,6 +202,8 @@ pub struct PuzzleView {
     pub source: String,
     /// Whether the player has tried it before.
     pub seen: bool,
+    /// The solver's legal moves (ICCS), for the page to show where a piece may go.
+    pub legal: Vec<String>,
 }
 
 fn view(puzzle: &Puzzle, record: &PuzzleRecord) -> PuzzleView {
@@ -221,6 +223,7 @@ fn view(puzzle: &Puzzle, record: &PuzzleRecord) -> PuzzleView {
         themes: puzzle.themes.iter().map(|t| t.name()).collect(),
         source: puzzle.source.clone(),
         seen: record.attempts.iter().any(|a| a.id == puzzle.id),
+        legal: legal_moves(&puzzle.position),
     }
 }
 
@@ -303,6 +306,12 @@ pub struct MoveView {
     pub refutation: Vec<String>,
     /// The whole solution, once the puzzle is over (solved or failed).
     pub solution: Vec<String>,
+    /// After a right move and its reply, the solver's legal moves (ICCS).
+    pub legal: Vec<String>,
+}
+
+fn legal_moves(pos: &xiangqi::Position) -> Vec<String> {
+    moves_text(pos.legal_moves().as_slice())
 }
 
 fn moves_text(moves: &[Move]) -> Vec<String> {
@@ -347,18 +356,21 @@ pub fn play(body: &MoveBody) -> Result<MoveView, ApiError> {
             reply: None,
             refutation: Vec::new(),
             solution,
+            legal: Vec::new(),
         },
         Verdict::Right { reply } => MoveView {
             verdict: "right",
             reply: Some(reply.to_string()),
             refutation: Vec::new(),
             solution: Vec::new(),
+            legal: legal_moves(&attempt.position()),
         },
         Verdict::Wrong { refutation } => MoveView {
             verdict: "wrong",
             reply: None,
             refutation: moves_text(&refutation),
             solution,
+            legal: Vec::new(),
         },
     })
 }
@@ -382,6 +394,20 @@ pub fn hint(body: &AttemptBody) -> Result<HintView, ApiError> {
     Ok(HintView {
         from: m.from().to_string(),
         mv: m.to_string(),
+    })
+}
+
+/// A puzzle's whole solution (for the page's "show the solution").
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct SolutionView {
+    /// Both sides' moves, ICCS, the solver's first.
+    pub solution: Vec<String>,
+}
+
+/// The solution of the puzzle `{id}` names.
+pub fn solution(body: &AttemptBody) -> Result<SolutionView, ApiError> {
+    Ok(SolutionView {
+        solution: moves_text(&puzzle(&body.id)?.solution),
     })
 }
 

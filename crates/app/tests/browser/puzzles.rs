@@ -1,0 +1,112 @@
+//! The puzzles' page: a mate and a material win solved by clicking, a mate in one failed on
+//! purpose, and the record kept across a reload.
+
+use super::{expect, Page};
+use anyhow::Result;
+use xiangqi::Move;
+use xiangqi_puzzles::{shipped, Puzzle, Theme};
+
+fn first_with(theme: Theme) -> &'static Puzzle {
+    shipped::puzzles()
+        .iter()
+        .find(|p| p.themes.contains(&theme))
+        .expect("a shipped puzzle with the theme")
+}
+
+async fn open(page: &Page, url: &str, puzzle: &Puzzle) -> Result<()> {
+    let base = url.trim_end_matches('/');
+    page.client
+        .goto(&format!("{base}/puzzles.html?lang=en&id={}", puzzle.id))
+        .await?;
+    page.until(
+        "the puzzle",
+        &format!(
+            "document.body.dataset.ready === '1' && document.body.dataset.puzzle === '{}'",
+            puzzle.id
+        ),
+    )
+    .await
+}
+
+/// Plays the solver's moves of `puzzle`'s solution by clicking, waiting for each reply.
+async fn solve(page: &Page, puzzle: &Puzzle) -> Result<()> {
+    let solver_moves: Vec<&Move> = puzzle.solution.iter().step_by(2).collect();
+    for (i, m) in solver_moves.iter().enumerate() {
+        page.play(&m.to_string()).await?;
+        if i + 1 < solver_moves.len() {
+            let reply = puzzle.solution[2 * i + 1].to_string();
+            page.until(
+                "the defender's reply",
+                &format!(
+                    "document.getElementById('puzzle-status').textContent === 'Right! Go on.' \
+                     && document.querySelector(\"#board [data-at='{}']\")",
+                    &reply[2..]
+                ),
+            )
+            .await?;
+        }
+    }
+    page.until("solved", "document.body.dataset.phase === 'solved'")
+        .await
+}
+
+browser_test! {
+    /// The game page links to the puzzles; a mate in two and a material win are solved by
+    /// clicking the solution's moves, the rating rises, a wrong move in a mate in one fails
+    /// that puzzle with the answer shown, and the record outlives a reload.
+    fn puzzles_are_solved_and_failed_by_clicking(page, url) {
+        let href = page
+            .js("return document.getElementById('puzzles-link').getAttribute('href');")
+            .await?;
+        expect("the puzzles link", href.as_str().unwrap_or(""), "puzzles.html")?;
+
+        let mate = first_with(Theme::MateIn(2));
+        open(page, url, mate).await?;
+        expect("the prompt", page.text("#puzzle-prompt").await?.ends_with("mate in 2"), true)?;
+        solve(page, mate).await?;
+        page.until("the rating after a solve", "Number(document.getElementById('puzzle-rating').textContent) > 1500").await?;
+
+        let material = first_with(Theme::Material);
+        open(page, url, material).await?;
+        solve(page, material).await?;
+
+        let one = first_with(Theme::MateIn(1));
+        open(page, url, one).await?;
+        let legal = one.position.legal_moves();
+        let wrong = legal
+            .as_slice()
+            .iter()
+            .find(|&&m| {
+                let mut after = one.position.clone();
+                after.make_move(m);
+                !after.has_no_legal_move()
+            })
+            .expect("a move that does not mate");
+        page.play(&wrong.to_string()).await?;
+        page.until("the failure", "document.body.dataset.phase === 'failed'").await?;
+        expect(
+            "the answer is shown",
+            page.text("#puzzle-line").await?.starts_with("The answer:"),
+            true,
+        )?;
+        page.until(
+            "the record",
+            "document.getElementById('puzzle-counts').textContent.startsWith('2 solved of 3 tried')",
+        )
+        .await?;
+        let rating = page.text("#puzzle-rating").await?;
+
+        // Reloaded, the record is the same, and "Next" brings a puzzle not tried yet.
+        page.client.refresh().await?;
+        page.until("the page again", "document.body.dataset.ready === '1'").await?;
+        expect("the rating after a reload", page.text("#puzzle-rating").await?, rating)?;
+        let tried = [mate.id.as_str(), material.id.as_str(), one.id.as_str()];
+        page.click("#puzzle-next").await?;
+        page.until(
+            "a new puzzle",
+            &format!("!{tried:?}.includes(document.body.dataset.puzzle)"),
+        )
+        .await?;
+        Ok(())
+    }
+}
