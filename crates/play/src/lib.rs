@@ -31,5 +31,6 @@ pub mod puzzle_requests;
 pub mod report;
 pub mod review;
 pub mod site_games;
+pub mod site_puzzles;
 pub mod summary;
 pub mod view;

@@ -3,7 +3,7 @@
 //!
 //! It answers the difficulty levels, a FEN checked, the opening book and the search laboratory
 //! itself, and hands the games' routes to the page's games ([`SiteGames`], kept in the
-//! browser's storage by the host). A laboratory run searches on the caller's thread
+//! browser's storage by the host) and the puzzles' to their record, kept with the games. A laboratory run searches on the caller's thread
 //! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
 //! `cancel` has nothing to stop here.
 
@@ -32,6 +32,11 @@ pub fn answer(
     if let Some(games_route) = path.strip_prefix("/api/games") {
         if games_route.is_empty() || games_route.starts_with('/') {
             return games.answer(method, games_route, query, body);
+        }
+    }
+    if let Some(puzzles_route) = path.strip_prefix("/api/puzzles") {
+        if puzzles_route.is_empty() || puzzles_route.starts_with('/') {
+            return games.puzzles().answer(method, puzzles_route, query, body);
         }
     }
     match route(method, path, body, report) {

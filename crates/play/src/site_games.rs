@@ -17,6 +17,7 @@ use crate::game_requests::{self, GameRequest, StartJob};
 use crate::job::JobKind;
 use crate::job_run::{self, Flow, JobRun, Order, Outcome};
 use crate::keep::{self, Keep, StoreError};
+use crate::site_puzzles::SitePuzzles;
 use crate::summary::{summary, Summary};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -54,6 +55,8 @@ pub struct Effects {
     pub stop: bool,
     /// When to call [`SiteGames::tick`]: the next moment a clock runs out.
     pub wake_in: Option<Duration>,
+    /// The puzzle record to write (JSON), when a result changed it.
+    pub puzzles: Option<String>,
 }
 
 /// A change made but not yet kept, to undo if storage refuses it.
@@ -159,6 +162,8 @@ pub struct SiteGames {
     deleted: Vec<String>,
     /// Stored games that could not be read, with the reason: left in storage untouched.
     unreadable: Vec<(String, String)>,
+    /// The puzzle record, kept beside the games.
+    puzzles: SitePuzzles,
 }
 
 /// An answer to the page: the status a server gives and the body (JSON, or a PGN file's text).
@@ -207,6 +212,11 @@ impl SiteGames {
     /// Stored games that could not be read, and why.
     pub fn unreadable(&self) -> &[(String, String)] {
         &self.unreadable
+    }
+
+    /// The puzzle record and its requests (`/api/puzzles…`), stored with the games.
+    pub fn puzzles(&mut self) -> &mut SitePuzzles {
+        &mut self.puzzles
     }
 
     /// Answers a request of the games' API: `route` is the path after `/api/games` (empty for
@@ -500,6 +510,7 @@ impl SiteGames {
             start: self.jobs.start.take(),
             stop: std::mem::take(&mut self.jobs.stop),
             wake_in,
+            puzzles: self.puzzles.to_store(),
         }
     }
 
@@ -532,6 +543,7 @@ impl SiteGames {
 
     /// The host kept every change of the call.
     pub fn kept(&mut self) {
+        self.puzzles.kept();
         for pending in self.ledger.pending.take() {
             if let Pending::Changed(id, _, _) | Pending::Added(id) = pending {
                 if let Some(entry) = self.games.get_mut(&id) {
@@ -558,6 +570,7 @@ impl SiteGames {
                 format!("the browser could not store the game ({reason})")
             },
         };
+        self.puzzles.not_kept();
         let mut pending = self.ledger.pending.take();
         pending.reverse();
         for change in pending {

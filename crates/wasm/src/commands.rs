@@ -7,7 +7,7 @@
 //! | `search` | `fen?`, `moves?` (ICCS), `level?` (1–10), `movetime?` / `depth?` / `nodes?`, `lines?` | `{best, ponder, score, depth, nodes, ms, pv}`; each progress report is emitted as `{depth, score, nodes, ms, pv, line}` |
 //! | `new_game` | | `{}`: forgets the hash table |
 //! | `api` | `method`, `path`, `body` (a string) or `bytes` (a file's, as numbers) | `{status, body, effects}`: the web server's answer to that request (`xiangqi_play::local`), and what the host is to do |
-//! | `load_games` | `games`: `[{id, pgn, updated}]` as stored | `{loaded, unreadable: [{id, reason}], effects}` |
+//! | `load_games` | `games`: `[{id, pgn, updated}]` as stored, `puzzles?`: the puzzle record (JSON) | `{loaded, unreadable: [{id, reason}], puzzles_unreadable: reason \| null, effects}` |
 //! | `kept` | | `{effects}`: the host stored the last call's games |
 //! | `not_kept` | `full`, `reason` | `{status, body, effects}`: storage refused them; every game is as before the call, and the body is the error for the page |
 //! | `tick` | | `{effects}`: ends games whose clock ran out |
@@ -16,8 +16,9 @@
 //! | `order` | `order` (as in `effects.start`) | the outcome, for `job_done`; each progress report is emitted as `{info}` |
 //!
 //! The effects (`xiangqi_play::site_games::Effects`) are `{put: [{id, pgn, updated}], delete:
-//! [id], start: {ticket, order} | null, stop, wake_ms}`: the games to store or delete, a search
-//! for the engine worker to start (or the running one to stop), and when to call `tick`.
+//! [id], start: {ticket, order} | null, stop, wake_ms, puzzles: text | null}`: the games to store
+//! or delete, a search for the engine worker to start (or the running one to stop), when to call
+//! `tick`, and the puzzle record to store (with the games, all or nothing).
 //!
 //! A request that cannot be read, or a position or move that is wrong, is answered with
 //! `{"error": "…"}`, never a panic.
@@ -92,6 +93,9 @@ pub enum Request {
     LoadGames {
         /// Every stored game.
         games: Vec<StoredText>,
+        /// The stored puzzle record (JSON), if there is one.
+        #[serde(default)]
+        puzzles: Option<String>,
     },
     /// The host stored the last call's games.
     Kept,
@@ -245,8 +249,10 @@ impl Session {
                     "effects": effects(&mut self.games),
                 }))
             }
-            Request::LoadGames { games } => {
+            Request::LoadGames { games, puzzles } => {
                 self.games.load(games.into_iter().map(Into::into).collect());
+                self.games.puzzles().load(puzzles.as_deref());
+                let puzzles_unreadable = self.games.puzzles().unreadable().map(str::to_owned);
                 let unreadable: Vec<_> = self
                     .games
                     .unreadable()
@@ -255,6 +261,7 @@ impl Session {
                     .collect();
                 Ok(serde_json::json!({
                     "unreadable": unreadable,
+                    "puzzles_unreadable": puzzles_unreadable,
                     "effects": effects(&mut self.games),
                 }))
             }

@@ -268,6 +268,7 @@ pub struct EffectsText {
     start: Option<StartText>,
     stop: bool,
     wake_ms: Option<u64>,
+    puzzles: Option<String>,
 }
 
 /// A search for the engine worker.
@@ -315,6 +316,7 @@ impl From<Effects> for EffectsText {
                 order: OrderText::from(&order),
             }),
             stop: effects.stop,
+            puzzles: effects.puzzles,
             wake_ms: effects.wake_in.map(ms),
         }
     }

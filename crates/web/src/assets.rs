@@ -113,12 +113,13 @@ const INDEX: &str = include_str!("../page/index.html");
 const LAB: &str = include_str!("../page/lab.html");
 const PUZZLES: &str = include_str!("../page/puzzles.html");
 
-/// Every file of the page as a static site holds it: `index.html`, `lab.html` and
-/// `assets/…`, with its content type (`cargo xtask site` writes them out).
+/// Every file of the page as a static site holds it: `index.html`, `lab.html`,
+/// `puzzles.html` and `assets/…`, with its content type (`cargo xtask site` writes them out).
 pub fn page_files() -> Vec<(String, &'static str, &'static str)> {
     let pages = [
         ("index.html".to_owned(), "text/html", INDEX),
         ("lab.html".to_owned(), "text/html", LAB),
+        ("puzzles.html".to_owned(), "text/html", PUZZLES),
     ];
     pages
         .into_iter()

@@ -136,9 +136,7 @@ async fn result(
     let book = &state.puzzles;
     let mut record = book.record();
     let mut changed = record.clone();
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = xiangqi_engine::instant::unix_seconds();
     let view = puzzle_requests::result(&mut changed, &body, now)?;
     // Kept in memory only once it is on disk: a full disk loses no earlier result.
     disk::replace(&book.path, changed.to_json().as_bytes())?;

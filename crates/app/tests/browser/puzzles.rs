@@ -6,14 +6,14 @@ use anyhow::Result;
 use xiangqi::Move;
 use xiangqi_puzzles::{shipped, Puzzle, Theme};
 
-fn first_with(theme: Theme) -> &'static Puzzle {
+pub fn first_with(theme: Theme) -> &'static Puzzle {
     shipped::puzzles()
         .iter()
         .find(|p| p.themes.contains(&theme))
         .expect("a shipped puzzle with the theme")
 }
 
-async fn open(page: &Page, url: &str, puzzle: &Puzzle) -> Result<()> {
+pub async fn open(page: &Page, url: &str, puzzle: &Puzzle) -> Result<()> {
     let base = url.trim_end_matches('/');
     page.client
         .goto(&format!("{base}/puzzles.html?lang=en&id={}", puzzle.id))
@@ -29,7 +29,7 @@ async fn open(page: &Page, url: &str, puzzle: &Puzzle) -> Result<()> {
 }
 
 /// Plays the solver's moves of `puzzle`'s solution by clicking, waiting for each reply.
-async fn solve(page: &Page, puzzle: &Puzzle) -> Result<()> {
+pub async fn solve(page: &Page, puzzle: &Puzzle) -> Result<()> {
     let solver_moves: Vec<&Move> = puzzle.solution.iter().step_by(2).collect();
     for (i, m) in solver_moves.iter().enumerate() {
         page.play(&m.to_string()).await?;

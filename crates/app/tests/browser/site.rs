@@ -548,6 +548,13 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
     }
     play_and_get_answer(page).await?;
     if !phone {
+        puzzle_offline(page, &base).await?;
+        page.client.goto(&format!("{base}/?lang=en")).await?;
+        page.until(
+            "the game again",
+            &format!("document.body.dataset.gameId === '{id}'"),
+        )
+        .await?;
         tour(page, &id).await?;
         let errors = page.js("return window.xiangqiErrors;").await?;
         expect("script errors on the page", errors, serde_json::json!([]))?;
@@ -555,6 +562,28 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
     }
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect("script errors on the page", errors, serde_json::json!([]))
+}
+
+/// A puzzle solved offline by clicking, judged by the page's own engine; the rating it gave
+/// is still there after a reload.
+async fn puzzle_offline(page: &Page, base: &str) -> Result<()> {
+    let mate = super::puzzles::first_with(xiangqi_puzzles::Theme::MateIn(2));
+    super::puzzles::open(page, base, mate).await?;
+    super::puzzles::solve(page, mate).await?;
+    page.until(
+        "the rating after a solve",
+        "Number(document.getElementById('puzzle-rating').textContent) > 1500",
+    )
+    .await?;
+    let rating = page.text("#puzzle-rating").await?;
+    page.client.refresh().await?;
+    page.until("the puzzles again", "document.body.dataset.ready === '1'")
+        .await?;
+    expect(
+        "the rating after a reload",
+        page.text("#puzzle-rating").await?,
+        rating,
+    )
 }
 
 /// A second tab of the site leaves the games to the first, and says so; once the first is
@@ -665,7 +694,7 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
         .client
         .execute_async(
             "const done = arguments[arguments.length - 1];
-             const open = indexedDB.open('xiangqi', 1);
+             const open = indexedDB.open('xiangqi');
              open.onsuccess = () => {
                const tx = open.result.transaction('games', 'readwrite');
                tx.objectStore('games').put({ id: 'broken-1', pgn: 'not a game', updated: 0 });

@@ -16,7 +16,6 @@ import { $ } from './dom.js';
 import { notice } from './dialogs.js';
 import { drawLogos } from './glyphs.js';
 import { keepOffline, saveOnSite } from './site.js';
-import { onSite } from './backend.js';
 
 app.board = new Board($('board'), {
   onTap: (sq) => tap(sq),
@@ -49,8 +48,6 @@ async function start() {
   document.documentElement.dataset.theme = theme;
   applyTexts();
   drawLogos();
-  // The puzzles judge moves with the server's engine; the static site has no puzzles yet.
-  if (onSite) $('puzzles-link').hidden = true;
   keepOffline();
   updateToolButtons();
   setupControls();

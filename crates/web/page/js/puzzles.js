@@ -1,6 +1,7 @@
 // The puzzles' page: a position where the side to move has one way to win. The person moves
-// the solver's pieces; the server's engine judges each move (/api/puzzles/…), answers with the
-// best defence, and keeps the person's puzzle rating. A wrong move, a hint or the solution
+// the solver's pieces; the engine judges each move (/api/puzzles/…: the server's, or on the
+// static site the worker's), answers with the best defence, and keeps the person's puzzle
+// rating. A wrong move, a hint or the solution
 // shown makes the attempt count as failed.
 
 import { Board } from './board.js';
@@ -10,6 +11,7 @@ import { parseFen, isRed } from './fen.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
+import { keepOffline } from './site.js';
 
 window.xiangqiErrors = [];
 window.addEventListener('error', (e) => window.xiangqiErrors.push(String(e.message)));
@@ -335,6 +337,7 @@ async function start() {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
     settings.setTheme(dark ? 'dark' : 'light');
   });
+  keepOffline();
   $('puzzle-hint').addEventListener('click', hint);
   $('puzzle-retry').addEventListener('click', retry);
   $('puzzle-solution').addEventListener('click', showSolution);

@@ -54,13 +54,16 @@ function load() {
 
 /** Reads the stored games into the module. */
 async function loadGames(call) {
-  let stored = { games: [], broken: [] };
+  let stored = { games: [], broken: [], puzzles: null };
   try {
     stored = await readGames();
   } catch (e) {
     console.warn(`the games cannot be read from the browser's storage: ${e.message}`);
   }
-  const loaded = call({ cmd: 'load_games', games: stored.games });
+  const loaded = call({ cmd: 'load_games', games: stored.games, puzzles: stored.puzzles });
+  if (loaded.puzzles_unreadable) {
+    console.warn(`the stored puzzle record cannot be read (${loaded.puzzles_unreadable}); it is left as it is until a result replaces it`);
+  }
   for (const { id, reason } of loaded.unreadable || []) {
     console.warn(`stored game ${id} cannot be read (${reason}); it is left in storage as it is`);
   }
@@ -123,9 +126,9 @@ function failure(message) {
  * the page, if any; returns it, or the error that replaces it when storage refused the games. */
 async function settle(call, effects, answer = null) {
   if (!effects) return answer;
-  if (effects.put.length || effects.delete.length) {
+  if (effects.put.length || effects.delete.length || effects.puzzles) {
     try {
-      await writeGames(effects.put, effects.delete);
+      await writeGames(effects.put, effects.delete, effects.puzzles ?? null);
       effects = merge(effects, call({ cmd: 'kept' }).effects);
     } catch (e) {
       const refused = call({ cmd: 'not_kept', full: Boolean(e.full), reason: e.message });
@@ -151,6 +154,7 @@ function merge(first, second) {
     stop: first.stop || second.stop,
     start: second.start || (second.stop ? null : first.start),
     wake_ms: second.wake_ms,
+    puzzles: null,
   };
 }
 
@@ -203,7 +207,8 @@ async function answerPage({ id, method, path, body }) {
     self.postMessage({ id, status: 500, text: failure(`the engine could not be loaded: ${e.message}`) });
     return;
   }
-  if (path.startsWith('/api/games') && !holding) {
+  // The puzzle record is kept with the games: the tab that holds them answers for both.
+  if ((path.startsWith('/api/games') || path.startsWith('/api/puzzles')) && !holding) {
     self.postMessage({ id, status: 409, text: otherTab() });
     return;
   }
