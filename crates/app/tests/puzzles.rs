@@ -143,7 +143,7 @@ fn the_shipped_puzzles_export_as_five_fields() {
     assert!(o.status.success(), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.lines().count() >= 100,
+        out.lines().count() >= 1000,
         "{} puzzles",
         out.lines().count()
     );

@@ -387,11 +387,15 @@ fn mate_patterns(end: &Position, solver: Color) -> Vec<Theme> {
 fn takes_a_file(end: &Position, solver: Color) -> bool {
     let defender = solver.other();
     let general = end.general(defender);
+    let own_general = end.general(solver);
     let own = end.color_bb(defender);
     any_square(attacks::general(defender, general) & !own, |sq| {
         let occ = end.occupancy().after_move(general, sq);
-        let attackers = end.attackers_with(sq, solver, occ);
-        attackers == Bitboard::from_square(end.general(solver))
+        let faces = sq.file() == own_general.file()
+            && (attacks::between(sq, own_general) & occ.board).is_empty();
+        // The rules library counts the facing only where a general stands: here the other
+        // pieces must leave the square alone.
+        faces && end.attackers_with(sq, solver, occ).is_empty()
     })
 }
 

@@ -113,3 +113,13 @@ fn material_counts_the_capture_the_defender_still_has() {
     // Stopping after the first capture: a soldier, and the cannon on e6 is not lost.
     assert_eq!(material_won_by(&start, &moves[..1]), 100);
 }
+
+#[test]
+fn the_general_that_takes_a_file_is_named() {
+    // The chariot mates on the d-file; e9, the general's one way out, faces Red's general.
+    let themes = themes_of("3k5/R8/9/9/9/7R1/9/9/9/4K4 w", "h4d4");
+    assert!(themes.contains(&Theme::FacingGenerals), "{themes:?}");
+    // On the ninth rank the chariot covers e9 itself: the general takes no part.
+    let themes = themes_of("3k5/R8/9/9/9/7R1/9/9/9/4K4 w", "h4h9");
+    assert!(!themes.contains(&Theme::FacingGenerals), "{themes:?}");
+}
