@@ -36,7 +36,10 @@ pub fn answer(
     }
     if let Some(puzzles_route) = path.strip_prefix("/api/puzzles") {
         if puzzles_route.is_empty() || puzzles_route.starts_with('/') {
-            return games.puzzles().answer(method, puzzles_route, query, body);
+            return match games.puzzles().answer(method, puzzles_route, query, body) {
+                Ok(body) => Reply { status: 200, body },
+                Err(error) => Reply::error(&error),
+            };
         }
     }
     match route(method, path, body, report) {

@@ -5,7 +5,6 @@
 
 use crate::error::ApiError;
 use crate::puzzle_requests::{self, AttemptBody, MoveBody, NextQuery, PuzzleRecord, ResultBody};
-use crate::site_games::Reply;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use xiangqi_engine::instant::unix_seconds;
@@ -37,16 +36,10 @@ impl SitePuzzles {
         self.unreadable.as_deref()
     }
 
-    /// Answers a request of the puzzles' API: `route` is the path after `/api/puzzles`.
-    /// A move or a hint searches on the caller's thread (a few tenths of a second).
-    pub fn answer(&mut self, method: &str, route: &str, query: &str, body: &[u8]) -> Reply {
-        match self.route(method, route, query, body) {
-            Ok(body) => Reply { status: 200, body },
-            Err(error) => Reply::error(&error),
-        }
-    }
-
-    fn route(
+    /// Answers a request of the puzzles' API (the body, JSON): `route` is the path after
+    /// `/api/puzzles`. A move or a hint searches on the caller's thread (a few tenths of a
+    /// second).
+    pub fn answer(
         &mut self,
         method: &str,
         route: &str,
@@ -119,24 +112,23 @@ mod tests {
             .unwrap()
             .id;
         let result = format!(r#"{{"id":"{id}","solved":true}}"#);
-        let reply = site.answer("POST", "/result", "", result.as_bytes());
-        assert_eq!(reply.status, 200, "{}", reply.body);
+        site.answer("POST", "/result", "", result.as_bytes())
+            .expect("the result is recorded");
         let stored = site.to_store().expect("a record to store");
         site.not_kept();
         assert_eq!(site.to_store(), None);
-        let view = site.answer("GET", "", "", b"");
-        assert!(view.body.contains("\"attempted\":0"), "{}", view.body);
-        site.answer("POST", "/result", "", result.as_bytes());
+        let view = site.answer("GET", "", "", b"").unwrap();
+        assert!(view.contains("\"attempted\":0"), "{view}");
+        site.answer("POST", "/result", "", result.as_bytes())
+            .unwrap();
         site.kept();
-        let view = site.answer("GET", "", "", b"");
-        assert!(view.body.contains("\"attempted\":1"), "{}", view.body);
+        let view = site.answer("GET", "", "", b"").unwrap();
+        assert!(view.contains("\"attempted\":1"), "{view}");
         // What was stored reads back into a new page's record.
         let mut later = SitePuzzles::default();
         later.load(Some(&stored));
-        assert!(later
-            .answer("GET", "", "", b"")
-            .body
-            .contains("\"attempted\":1"));
+        let view = later.answer("GET", "", "", b"").unwrap();
+        assert!(view.contains("\"attempted\":1"), "{view}");
     }
 
     #[test]
@@ -158,8 +150,10 @@ mod tests {
             ("DELETE", "", "", "", 405),
             ("GET", "/elsewhere", "", "", 404),
         ] {
-            let reply = site.answer(method, route, query, body.as_bytes());
-            assert_eq!(reply.status, status, "{method} {route}: {}", reply.body);
+            let error = site
+                .answer(method, route, query, body.as_bytes())
+                .unwrap_err();
+            assert_eq!(error.status_code(), status, "{method} {route}: {error}");
         }
     }
 }

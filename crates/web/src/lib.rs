@@ -18,6 +18,7 @@ mod lab;
 mod lab_runs;
 mod limits;
 mod pool;
+mod puzzle_book;
 mod puzzles;
 mod search;
 mod server;

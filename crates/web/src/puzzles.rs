@@ -19,57 +19,12 @@ use super::state::AppState;
 use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use xiangqi_files::disk;
+use std::sync::Arc;
 use xiangqi_play::error::ApiError;
 use xiangqi_play::puzzle_requests::{
-    self, AttemptBody, HintView, MoveBody, MoveView, NextQuery, PuzzleRecord, PuzzleView,
-    RecordView, ResultBody, SolutionView,
+    self, AttemptBody, HintView, MoveBody, MoveView, NextQuery, PuzzleView, RecordView, ResultBody,
+    SolutionView,
 };
-
-/// The record's file in the data directory.
-const RECORD_FILE: &str = "puzzles.json";
-/// The largest record file read (5,000 attempts take well under a megabyte).
-const MAX_RECORD_LEN: u64 = 16 << 20;
-
-/// The player's puzzle record and where it is kept.
-pub struct PuzzleBook {
-    path: PathBuf,
-    record: Mutex<PuzzleRecord>,
-}
-
-impl PuzzleBook {
-    /// The record kept in `data_dir`. One that cannot be read is moved aside (to
-    /// `puzzles.json.unreadable`), never overwritten, and a new one starts.
-    pub fn open(data_dir: &Path) -> PuzzleBook {
-        let path = data_dir.join(RECORD_FILE);
-        let record = match xiangqi_files::reading::read(&path, MAX_RECORD_LEN) {
-            Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
-                PuzzleRecord::from_json(&text).unwrap_or_else(|reason| {
-                    let aside = data_dir.join(format!("{RECORD_FILE}.unreadable"));
-                    eprintln!(
-                        "xiangqi: the puzzle record {} cannot be read ({reason}); it is kept as {} and a new one starts",
-                        path.display(),
-                        aside.display()
-                    );
-                    let _ = std::fs::rename(&path, &aside);
-                    PuzzleRecord::default()
-                })
-            }
-            Err(_) => PuzzleRecord::default(),
-        };
-        PuzzleBook {
-            path,
-            record: Mutex::new(record),
-        }
-    }
-
-    fn record(&self) -> std::sync::MutexGuard<'_, PuzzleRecord> {
-        self.record.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 /// The puzzles' routes (mounted under `/api`).
 pub fn routes() -> Router<Arc<AppState>> {
@@ -133,13 +88,9 @@ async fn result(
     State(state): State<Arc<AppState>>,
     ApiJson(body): ApiJson<ResultBody>,
 ) -> Result<Json<RecordView>, ApiError> {
-    let book = &state.puzzles;
-    let mut record = book.record();
-    let mut changed = record.clone();
     let now = xiangqi_engine::instant::unix_seconds();
-    let view = puzzle_requests::result(&mut changed, &body, now)?;
-    // Kept in memory only once it is on disk: a full disk loses no earlier result.
-    disk::replace(&book.path, changed.to_json().as_bytes())?;
-    *record = changed;
-    Ok(Json(view))
+    state
+        .puzzles
+        .change(|record| puzzle_requests::result(record, &body, now))
+        .map(Json)
 }

@@ -2,7 +2,7 @@
 
 use super::lab_runs::LabRuns;
 use super::pool::SearchPool;
-use super::puzzles::PuzzleBook;
+use super::puzzle_book::PuzzleBook;
 use super::store::GameStore;
 use anyhow::{Context, Result};
 use std::path::Path;

@@ -187,3 +187,17 @@ async fn a_broken_record_is_kept_aside_and_a_new_one_starts() {
     let aside = t.dir.0.join("puzzles.json.unreadable");
     assert_eq!(std::fs::read_to_string(aside).unwrap(), "{ not json");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_that_is_no_file_is_moved_aside_too() {
+    let t = Test::new();
+    let file = t.dir.0.join("puzzles.json");
+    std::fs::create_dir_all(file.join("inside")).unwrap();
+    let t = t.restart();
+    let one = puzzle_with(&t, "mateIn1").await;
+    let body = json!({"id": one["id"], "solved": true});
+    let (status, record) = t.call("POST", "/api/puzzles/result", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert!(t.dir.0.join("puzzles.json.unreadable/inside").is_dir());
+    assert!(t.dir.0.join("puzzles.json").is_file());
+}
