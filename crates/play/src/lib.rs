@@ -9,6 +9,7 @@
 //! with no server behind it (the engine in WebAssembly); time comes from
 //! [`xiangqi_engine::instant`], which works in both.
 
+pub mod bodies;
 pub mod book_view;
 pub mod clock;
 pub mod ending;

@@ -7,13 +7,12 @@
 //! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
 //! `cancel` has nothing to stop here.
 
+use crate::bodies::{read_json as read, to_json as json};
 use crate::error::{ApiError, BODY_LIMIT};
 use crate::lab_progress::RunProgress;
 use crate::lab_requests::{self, check_client, CancelBody, Cancelled, RunBody, MAX_TREE_DEPTH};
 use crate::positions::{self, FenBody};
 use crate::site_games::{Reply, SiteGames};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 
 /// Answers `method` on `path` (with its query, if any) with the request body `body`; the
 /// games' routes go to `games`. A laboratory run's progress goes to `report` as it searches
@@ -90,16 +89,6 @@ fn route(method: &str, path: &str, body: &[u8], report: fn(&str)) -> Result<Stri
         ) => Err(ApiError::MethodNotAllowed),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
-}
-
-/// A JSON body, or the error the server gives for one it cannot read.
-fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
-}
-
-fn json(value: &impl Serialize) -> Result<String, ApiError> {
-    serde_json::to_string(value).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! [`SiteGames::not_kept`] if storage refused them (a full quota), which puts every game back
 //! as it was and turns the answer into the error.
 
+use crate::bodies::{read_json, read_query};
 use crate::entry::GameEntry;
 use crate::error::ApiError;
 use crate::game::Snapshot;
@@ -619,14 +620,4 @@ fn read_game(record: &StoredGame) -> Result<WebGame, String> {
     );
     game.set_updated(record.updated);
     Ok(game)
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
-}
-
-fn read_query<T: serde::de::DeserializeOwned>(query: &str) -> Result<T, ApiError> {
-    serde_urlencoded::from_str(query)
-        .map_err(|e| ApiError::BadRequest(format!("invalid query: {e}")))
 }

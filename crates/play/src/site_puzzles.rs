@@ -3,10 +3,9 @@
 //! ([`SitePuzzles::kept`]); refused ([`SitePuzzles::not_kept`]), the record stays as it was.
 //! The routes are the server's (`/api/puzzles…`), answered by the same handlers.
 
+use crate::bodies::{read_json as read, read_query, to_json as json};
 use crate::error::ApiError;
 use crate::puzzle_requests::{self, AttemptBody, MoveBody, NextQuery, PuzzleRecord, ResultBody};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use xiangqi_engine::instant::unix_seconds;
 
 /// The record, and a result's new record until the host has stored it.
@@ -49,8 +48,7 @@ impl SitePuzzles {
         match (method, route) {
             ("GET", "") => json(&puzzle_requests::record_view(&self.record)),
             ("GET", "/next") => {
-                let query: NextQuery = serde_urlencoded::from_str(query)
-                    .map_err(|e| ApiError::BadRequest(format!("invalid query: {e}")))?;
+                let query: NextQuery = read_query(query)?;
                 json(&puzzle_requests::next(&self.record, &query)?)
             }
             ("POST", "/move") => json(&puzzle_requests::play(&read::<MoveBody>(body)?)?),
@@ -87,15 +85,6 @@ impl SitePuzzles {
     pub fn not_kept(&mut self) {
         self.pending = None;
     }
-}
-
-fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
-}
-
-fn json(value: &impl Serialize) -> Result<String, ApiError> {
-    serde_json::to_string(value).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 #[cfg(test)]
