@@ -1,7 +1,7 @@
 //! The generator: mines puzzles from games. For each game it
 //!
 //! 1. evaluates every position with a short search and picks those right after a mistake: the
-//!    side to move is now winning (or mating) and was not before ([`scan`]);
+//!    side to move is now winning (or mating) and was not before;
 //! 2. keeps a position only if exactly one move wins there, and builds the line that shows it,
 //!    re-checking the solver's every move and playing the best defence ([`solve`]);
 //! 3. proves it with a much deeper search from both sides ([`verify`]);
