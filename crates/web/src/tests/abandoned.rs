@@ -211,9 +211,11 @@ async fn a_paused_search_nobody_watches_stops() {
     let pool = SearchPool::with_abandon_time(1, 1, Duration::from_millis(300));
     let state = AppState::with_pool(&dir.0, pool);
     let t = Test::with_state(dir, state);
-    let (id, _stops) = t.computer_thinking(5.0).await;
+    // Thirty minutes: the optimum is most of a minute, so even an easy move (played after a
+    // twentieth of it, about three seconds) is still being searched below.
+    let (id, _stops) = t.computer_thinking(30.0).await;
     let shared = t.state.games.get(&id).unwrap();
-    // Unwatched but not paused: its clock ends it, not the watcher (its optimum is seconds).
+    // Unwatched but not paused: its clock ends it, not the watcher.
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(
         entry::lock(&shared).job_kind(),
