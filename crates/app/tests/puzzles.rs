@@ -152,4 +152,59 @@ fn the_shipped_puzzles_export_as_five_fields() {
         assert_eq!(fields.len(), 5, "{line}");
         assert!(fields[2].split(' ').count() % 2 == 1, "{line}");
     }
+    let classic = out
+        .lines()
+        .find(|l| l.starts_with("qixing-juhui\t"))
+        .expect("the classics are exported too");
+    assert!(
+        classic.contains("classic") && classic.contains("draw"),
+        "{classic}"
+    );
+}
+
+#[test]
+fn check_reports_a_line_that_throws_a_win_away_and_agrees_with_a_book_s_mate() {
+    let dir = scratch("check");
+    let file = dir.join("p.tsv");
+    // Red can take Black's only piece; the "solution" steps aside instead.
+    std::fs::write(
+        &file,
+        "hanging\tr4k3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\ta0b0\tmaterial\t900\n",
+    )
+    .unwrap();
+    let o = xiangqi(&[
+        "puzzles",
+        "check",
+        "--file",
+        file.to_str().unwrap(),
+        "--nodes",
+        "20000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("1 finding(s)"), "{out}");
+    assert!(
+        out.contains("move 1 (Red) a0b0") && out.contains("plays a0a9"),
+        "{out}"
+    );
+
+    let o = xiangqi(&[
+        "puzzles",
+        "check",
+        "--classics",
+        "--id",
+        "hongmen-suidou",
+        "--nodes",
+        "100000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("start mate in 4 for Red, agrees with the verdict")
+            && out.contains("mated for Black; 0 finding(s)"),
+        "{out}"
+    );
+    let o = xiangqi(&["puzzles", "check", "--id", "no-such-classic"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("nothing to check"), "{}", text(&o));
 }

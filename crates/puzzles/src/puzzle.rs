@@ -120,7 +120,8 @@ fn join(items: impl Iterator<Item = String>) -> String {
     items.collect::<Vec<_>>().join(" ")
 }
 
-fn read_id(text: &str) -> Result<String, LineError> {
+/// Reads an id: 1 to [`MAX_ID_LEN`] lowercase letters, digits or `-`.
+pub(crate) fn read_id(text: &str) -> Result<String, LineError> {
     let well_formed = !text.is_empty()
         && text.len() <= MAX_ID_LEN
         && text
@@ -134,6 +135,15 @@ fn read_id(text: &str) -> Result<String, LineError> {
 }
 
 fn read_solution(start: &Position, text: &str) -> Result<Vec<Move>, LineError> {
+    let moves = read_moves(start, text)?;
+    if moves.len() % 2 == 0 {
+        return Err(LineError::EvenSolution(moves.len()));
+    }
+    Ok(moves)
+}
+
+/// Reads ICCS moves separated by spaces, each legal in turn from `start`.
+pub(crate) fn read_moves(start: &Position, text: &str) -> Result<Vec<Move>, LineError> {
     let mut pos = start.clone();
     let mut moves = Vec::new();
     for (index, word) in text.split(' ').enumerate() {
@@ -144,9 +154,6 @@ fn read_solution(start: &Position, text: &str) -> Result<Vec<Move>, LineError> {
         })?;
         pos.make_move(m);
         moves.push(m);
-    }
-    if moves.len() % 2 == 0 {
-        return Err(LineError::EvenSolution(moves.len()));
     }
     Ok(moves)
 }

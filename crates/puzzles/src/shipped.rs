@@ -1,17 +1,23 @@
 //! The puzzles built into the program: `data/generated.tsv`, made by `xiangqi puzzles
-//! generate` (its header says with which command).
+//! generate` (its header says with which command), then the classics of `data/classics.tsv`
+//! ([`crate::classic`]).
 
+use crate::classic;
 use crate::puzzle::{read_puzzles, Puzzle};
 use std::sync::OnceLock;
 
 /// The generated puzzles' file, as shipped.
 pub const GENERATED: &str = include_str!("../data/generated.tsv");
 
-/// Every shipped puzzle, in file order (read once).
+/// Every shipped puzzle: the generated ones in file order, then the classics (read once).
 pub fn puzzles() -> &'static [Puzzle] {
     static PUZZLES: OnceLock<Vec<Puzzle>> = OnceLock::new();
-    // The file is checked by a test; a broken one is a build that must not ship.
-    PUZZLES.get_or_init(|| read_puzzles(GENERATED).expect("the shipped puzzle file reads"))
+    PUZZLES.get_or_init(|| {
+        // The file is checked by a test; a broken one is a build that must not ship.
+        let mut all = read_puzzles(GENERATED).expect("the shipped puzzle file reads");
+        all.extend(classic::classics().iter().map(|c| c.puzzle.clone()));
+        all
+    })
 }
 
 /// The shipped puzzle named `id`.
@@ -28,12 +34,13 @@ mod tests {
     #[test]
     fn the_shipped_puzzles_read_and_carry_the_tagger_s_themes() {
         let puzzles = puzzles();
-        assert!(puzzles.len() >= 1000, "{} puzzles", puzzles.len());
+        let generated = puzzles.len() - classic::classics().len();
+        assert!(generated >= 1000, "{generated} generated puzzles");
         let mut positions = HashSet::new();
         for p in puzzles {
             assert_eq!(
                 p.themes,
-                tag::themes(&p.position, &p.solution),
+                tag::retag(p),
                 "{}: run `xiangqi puzzles tag` on the file",
                 p.id
             );

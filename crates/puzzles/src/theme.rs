@@ -7,7 +7,8 @@ use std::str::FromStr;
 pub const LONGEST_NAMED_MATE: u8 = 7;
 
 /// One theme of a puzzle. The tagger ([`crate::tag`]) decides them from the position and the
-/// solution alone, so a file's themes can always be recomputed.
+/// solution alone, so a file's themes can always be recomputed; [`Theme::Classic`] and
+/// [`Theme::Draw`] say where a puzzle comes from and what it asks, and the tagger keeps them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Theme {
     /// The solution ends in mate (or in the defender left without a move, which also loses).
@@ -53,6 +54,10 @@ pub enum Theme {
     Long,
     /// The solver makes four moves or more.
     VeryLong,
+    /// A classic composed endgame (排局) from the old books ([`crate::classic`]).
+    Classic,
+    /// The solver's goal is to hold the draw, not to win.
+    Draw,
 }
 
 impl Theme {
@@ -84,12 +89,14 @@ impl Theme {
             Theme::Short => "short",
             Theme::Long => "long",
             Theme::VeryLong => "veryLong",
+            Theme::Classic => "classic",
+            Theme::Draw => "draw",
         }
     }
 
     /// Every theme without a number, in declaration order (the `mateInN` themes are
     /// [`Theme::MateIn`] with 1 to [`LONGEST_NAMED_MATE`]).
-    pub const FIXED: [Theme; 17] = [
+    pub const FIXED: [Theme; 19] = [
         Theme::Mate,
         Theme::Material,
         Theme::Fork,
@@ -107,6 +114,8 @@ impl Theme {
         Theme::Short,
         Theme::Long,
         Theme::VeryLong,
+        Theme::Classic,
+        Theme::Draw,
     ];
 }
 

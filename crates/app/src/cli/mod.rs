@@ -10,6 +10,8 @@ pub mod lab;
 pub mod opening;
 pub mod perft;
 pub mod pgn;
+pub mod puzzle_check;
+pub mod puzzle_files;
 pub mod puzzles;
 pub mod status;
 

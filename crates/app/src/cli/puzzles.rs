@@ -1,8 +1,10 @@
-//! `xiangqi puzzles generate | export | tag | stats | merge`: mine puzzles from games, print the
+//! `xiangqi puzzles generate | export | tag | stats | merge` (`check` is in
+//! [`super::puzzle_check`]): mine puzzles from games, print the
 //! shipped ones for other engines to check, recompute a file's themes, sum a file up, and join
 //! files without duplicates.
 
 use super::games;
+use super::puzzle_files::{load, read_text};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use std::collections::{BTreeMap, HashSet};
@@ -12,10 +14,7 @@ use xiangqi::{Move, Position};
 use xiangqi_files::{disk, outln};
 use xiangqi_puzzles::mine::seen::{Fingerprint, Seen};
 use xiangqi_puzzles::mine::{selfplay, Generator, Settings};
-use xiangqi_puzzles::{read_puzzles, shipped, tag, Puzzle};
-
-/// The largest puzzle file read: 64 MiB, some hundred thousand puzzles.
-const MAX_PUZZLE_FILE_LEN: u64 = 64 << 20;
+use xiangqi_puzzles::{read_puzzles, tag, Puzzle};
 
 /// Arguments of `puzzles`.
 #[derive(Args)]
@@ -40,6 +39,9 @@ enum PuzzlesCommand {
     /// Join puzzle files into one, leaving out duplicates and near-duplicates (the first one
     /// found stays); the files' comment lines are kept.
     Merge(MergeArgs),
+    /// Search every position of the classics' book lines (or of a file's solutions) and print
+    /// where the engine disagrees with them.
+    Check(super::puzzle_check::CheckArgs),
 }
 
 #[derive(Args)]
@@ -111,20 +113,7 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         PuzzlesCommand::Tag(a) => retag(&a.file),
         PuzzlesCommand::Stats(a) => stats(&load(a.file.as_deref())?),
         PuzzlesCommand::Merge(a) => merge(a),
-    }
-}
-
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = xiangqi_files::reading::read(path, MAX_PUZZLE_FILE_LEN)?;
-    String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", path.display()))
-}
-
-fn load(file: Option<&Path>) -> Result<Vec<Puzzle>> {
-    match file {
-        None => Ok(shipped::puzzles().to_vec()),
-        Some(path) => {
-            read_puzzles(&read_text(path)?).with_context(|| format!("{}", path.display()))
-        }
+        PuzzlesCommand::Check(a) => super::puzzle_check::run(a),
     }
 }
 
@@ -308,7 +297,7 @@ fn retag(file: &Path) -> Result<()> {
             out.push_str(line);
         } else {
             let mut puzzle = Puzzle::from_line(line)?;
-            let themes = tag::themes(&puzzle.position, &puzzle.solution);
+            let themes = tag::retag(&puzzle);
             changed += usize::from(themes != puzzle.themes);
             puzzle.themes = themes;
             out.push_str(&puzzle.line());

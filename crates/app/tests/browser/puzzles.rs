@@ -1,5 +1,5 @@
-//! The puzzles' page: a mate and a material win solved by clicking, a mate in one failed on
-//! purpose, and the record kept across a reload.
+//! The puzzles' page: a mate, a material win and a classic composition (a draw to hold)
+//! solved by clicking, a mate in one failed on purpose, and the record kept across a reload.
 
 use super::{expect, Page};
 use anyhow::Result;
@@ -51,8 +51,8 @@ pub async fn solve(page: &Page, puzzle: &Puzzle) -> Result<()> {
 }
 
 browser_test! {
-    /// The game page links to the puzzles; a mate in two and a material win are solved by
-    /// clicking the solution's moves, the rating rises, a wrong move in a mate in one fails
+    /// The game page links to the puzzles; a mate in two, a material win and a classic draw
+    /// are solved by clicking the solution's moves, the rating rises, a wrong move in a mate in one fails
     /// that puzzle with the answer shown, and the record outlives a reload.
     fn puzzles_are_solved_and_failed_by_clicking(page, url) {
         let href = page
@@ -69,6 +69,19 @@ browser_test! {
         let material = first_with(Theme::Material);
         open(page, url, material).await?;
         solve(page, material).await?;
+
+        // 双龙戏珠: Red checks for nine moves and holds the draw, the book's line.
+        let classic = &xiangqi_puzzles::classic::find("shuanglong-xizhu")
+            .expect("the classic is shipped")
+            .puzzle;
+        open(page, url, classic).await?;
+        expect("the classic's prompt", page.text("#puzzle-prompt").await?, "Red · hold the draw for 9 moves".to_string())?;
+        expect(
+            "the classic's name and book",
+            page.text("#puzzle-title").await?.starts_with("双龙戏珠 · A pair of dragons"),
+            true,
+        )?;
+        solve(page, classic).await?;
 
         let one = first_with(Theme::MateIn(1));
         open(page, url, one).await?;
@@ -91,7 +104,7 @@ browser_test! {
         )?;
         page.until(
             "the record",
-            "document.getElementById('puzzle-counts').textContent.startsWith('2 solved of 3 tried')",
+            "document.getElementById('puzzle-counts').textContent.startsWith('3 solved of 4 tried')",
         )
         .await?;
         let rating = page.text("#puzzle-rating").await?;
@@ -100,7 +113,7 @@ browser_test! {
         page.client.refresh().await?;
         page.until("the page again", "document.body.dataset.ready === '1'").await?;
         expect("the rating after a reload", page.text("#puzzle-rating").await?, rating)?;
-        let tried = [mate.id.as_str(), material.id.as_str(), one.id.as_str()];
+        let tried = [mate.id.as_str(), material.id.as_str(), classic.id.as_str(), one.id.as_str()];
         page.click("#puzzle-next").await?;
         page.until(
             "a new puzzle",

@@ -12,7 +12,7 @@ use xiangqi::{Color, Move};
 use xiangqi_puzzles::glicko::{self, Rating};
 use xiangqi_puzzles::judge::{Attempt, Goal, Verdict};
 use xiangqi_puzzles::mine::analyst::Analyst;
-use xiangqi_puzzles::{shipped, Puzzle, Theme};
+use xiangqi_puzzles::{classic, shipped, Puzzle, Theme};
 
 /// Attempts a record keeps (the oldest go first); the rating keeps what they taught.
 pub const MAX_ATTEMPTS: usize = 5_000;
@@ -177,7 +177,7 @@ pub struct NextQuery {
 /// What a puzzle wants, as the page says it.
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct GoalView {
-    /// `mate` or `material`.
+    /// `mate`, `material`, `draw` (hold it) or `win` (keep it).
     pub kind: &'static str,
     /// In how many of the solver's moves.
     pub moves: usize,
@@ -204,13 +204,39 @@ pub struct PuzzleView {
     pub seen: bool,
     /// The solver's legal moves (ICCS), for the page to show where a piece may go.
     pub legal: Vec<String>,
+    /// For a classic composition: its name, gloss, book and verdict.
+    pub classic: Option<ClassicView>,
+}
+
+/// A classic composition as the page names it.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct ClassicView {
+    /// The traditional name (七星聚会).
+    pub name: String,
+    /// What the name says, in English.
+    pub english: String,
+    /// The book.
+    pub book: String,
+    /// The book's verdict as it writes it (`红先和`).
+    pub verdict: String,
+    /// Where other copies differ.
+    pub note: String,
 }
 
 fn view(puzzle: &Puzzle, record: &PuzzleRecord) -> PuzzleView {
     let (kind, moves) = match Goal::of(puzzle) {
         Goal::Mate(n) => ("mate", n),
         Goal::Material(n) => ("material", n),
+        Goal::Draw(n) => ("draw", n),
+        Goal::Win(n) => ("win", n),
     };
+    let classic = classic::find(&puzzle.id).map(|c| ClassicView {
+        name: c.name.clone(),
+        english: c.english.clone(),
+        book: c.book.clone(),
+        verdict: c.verdict_text.clone(),
+        note: c.note.clone(),
+    });
     PuzzleView {
         id: puzzle.id.clone(),
         fen: puzzle.position.to_fen(),
@@ -224,6 +250,7 @@ fn view(puzzle: &Puzzle, record: &PuzzleRecord) -> PuzzleView {
         source: puzzle.source.clone(),
         seen: record.attempts.iter().any(|a| a.id == puzzle.id),
         legal: legal_moves(&puzzle.position),
+        classic,
     }
 }
 
@@ -232,7 +259,8 @@ fn puzzle(id: &str) -> Result<&'static Puzzle, ApiError> {
 }
 
 /// The next puzzle: the one asked for, else one not tried yet (with the theme asked for)
-/// whose rating is near the player's.
+/// whose rating is near the player's. The classics come only when asked for (theme
+/// `classic`): they are long studies, not the quick tactics of the round.
 pub fn next(record: &PuzzleRecord, query: &NextQuery) -> Result<PuzzleView, ApiError> {
     if let Some(id) = &query.id {
         return Ok(view(puzzle(id)?, record));
@@ -246,7 +274,10 @@ pub fn next(record: &PuzzleRecord, query: &NextQuery) -> Result<PuzzleView, ApiE
     };
     let with_theme: Vec<&Puzzle> = shipped::puzzles()
         .iter()
-        .filter(|p| theme.is_none_or(|t| p.themes.contains(&t)))
+        .filter(|p| match theme {
+            Some(t) => p.themes.contains(&t),
+            None => !p.themes.contains(&Theme::Classic),
+        })
         .collect();
     let fresh: Vec<&Puzzle> = with_theme
         .iter()

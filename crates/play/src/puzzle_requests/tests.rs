@@ -200,3 +200,36 @@ fn a_stored_record_reads_back_and_a_broken_one_is_refused() {
         assert!(PuzzleRecord::from_json(broken).is_err(), "{broken}");
     }
 }
+
+#[test]
+fn the_classics_come_when_asked_for_with_their_names_and_goals() {
+    let record = PuzzleRecord::default();
+    let asked = NextQuery {
+        theme: Some("classic".into()),
+        id: None,
+    };
+    let view = next(&record, &asked).unwrap();
+    let classic = view.classic.as_ref().expect("a classic is named");
+    assert!(!classic.name.is_empty() && !classic.book.is_empty());
+    assert!(
+        ["draw", "win", "mate"].contains(&view.goal.kind),
+        "{view:?}"
+    );
+    let seven = next(
+        &record,
+        &NextQuery {
+            theme: None,
+            id: Some("qixing-juhui".into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(seven.goal.kind, "draw");
+    assert_eq!(seven.classic.unwrap().name, "七星聚会");
+    // The round of tactics leaves them out, whatever the record.
+    let mut record = PuzzleRecord::default();
+    for at in 0..40 {
+        let view = next(&record, &NextQuery::default()).unwrap();
+        assert!(view.classic.is_none(), "{}", view.id);
+        record.add(shipped::find(&view.id).unwrap(), at % 3 == 0, at);
+    }
+}

@@ -1,11 +1,17 @@
 //! Whether the solver's move is right: the solution's move always is; any other move is
 //! searched, and it is right when it wins as surely and as fast as the move it replaces. The
 //! checks are the engine's, not a comparison of strings, so a second mate in two counts.
+//!
+//! A classic composition asks to hold a draw or to keep a win for the book's number of moves:
+//! there a move is right when the engine finds it keeps as good a game as the book's move (or,
+//! off the book's line, as its own best move), and the defender's replies are the book's while
+//! the solver follows it.
 
 use crate::mine::analyst::{Analysis, Analyst};
 use crate::mine::solve::WIN_CHANCE;
 use crate::puzzle::Puzzle;
 use crate::tag::{material_won_by, MATERIAL_GAIN};
+use crate::theme::Theme;
 use xiangqi::{Move, Position};
 
 /// Nodes of each search that judges a move (about a tenth of a second natively).
@@ -20,26 +26,37 @@ pub enum Goal {
     Mate(usize),
     /// Win at least [`MATERIAL_GAIN`] in this many of the solver's moves, keeping the win.
     Material(usize),
+    /// Hold the draw for this many of the solver's moves (a classic whose verdict is a draw).
+    Draw(usize),
+    /// Keep the win for this many of the solver's moves (a classic won without a mate in the
+    /// book's line).
+    Win(usize),
 }
 
 impl Goal {
-    /// The goal of `puzzle`: mate when its solution mates, else material.
+    /// The goal of `puzzle`: a draw when it has the `draw` theme, mate when its solution
+    /// mates, a win for any other classic, else material.
     pub fn of(puzzle: &Puzzle) -> Goal {
+        let n = puzzle.solver_moves();
         let mut end = puzzle.position.clone();
         puzzle.solution.iter().for_each(|&m| {
             end.make_move(m);
         });
-        if end.has_no_legal_move() {
-            Goal::Mate(puzzle.solver_moves())
+        if puzzle.themes.contains(&Theme::Draw) {
+            Goal::Draw(n)
+        } else if end.has_no_legal_move() {
+            Goal::Mate(n)
+        } else if puzzle.themes.contains(&Theme::Classic) {
+            Goal::Win(n)
         } else {
-            Goal::Material(puzzle.solver_moves())
+            Goal::Material(n)
         }
     }
 
     /// The solver's moves the goal allows.
     pub fn moves(self) -> usize {
         match self {
-            Goal::Mate(n) | Goal::Material(n) => n,
+            Goal::Mate(n) | Goal::Material(n) | Goal::Draw(n) | Goal::Win(n) => n,
         }
     }
 }
@@ -176,6 +193,13 @@ impl Attempt {
             }
         };
         self.played.push(reply);
+        if self.position().has_no_legal_move() {
+            // The engine let a losing move through: the reply mates, and it was wrong.
+            self.played.truncate(step);
+            return Verdict::Wrong {
+                refutation: vec![reply],
+            };
+        }
         Verdict::Right { reply }
     }
 
@@ -188,7 +212,8 @@ impl Attempt {
         }
         match self.goal {
             Goal::Mate(_) => false,
-            Goal::Material(n) => {
+            Goal::Draw(_) if xiangqi::game::is_insufficient_material(&end) => true,
+            Goal::Material(n) | Goal::Draw(n) | Goal::Win(n) => {
                 solver_moves >= n
                     || (self.on_line && self.played.len() == self.puzzle.solution.len())
             }
@@ -209,28 +234,32 @@ impl Attempt {
             return true;
         };
         let left = self.moves_left();
+        let chance = 1.0 - reply.chance();
         match self.goal {
             Goal::Mate(_) => mated_within(&reply, left - 1),
-            Goal::Material(_) => {
-                let chance = 1.0 - reply.chance();
-                if chance < WIN_CHANCE {
-                    return false;
-                }
-                if left == 1 {
-                    // The last move must have the material won by then.
-                    return material_won_by(start, &line) >= MATERIAL_GAIN;
-                }
-                let Some(reference) = self.reference_move(analyst) else {
-                    return true;
-                };
-                let mut reference_line = self.played.clone();
-                reference_line.push(reference);
-                let reference_chance = analyst
-                    .analyse(start, &reference_line, JUDGE_NODES, &[])
-                    .map_or(1.0, |a| 1.0 - a.chance());
-                chance >= reference_chance - TOLERANCE
+            Goal::Material(_) | Goal::Win(_) if chance < WIN_CHANCE => false,
+            Goal::Material(_) if left == 1 => {
+                // The last move must have the material won by then.
+                material_won_by(start, &line) >= MATERIAL_GAIN
+            }
+            // A move the defender mates after never holds anything.
+            Goal::Draw(_) if reply.mates_in().is_some() => false,
+            Goal::Material(_) | Goal::Win(_) | Goal::Draw(_) => {
+                chance >= self.reference_chance(analyst) - TOLERANCE
             }
         }
+    }
+
+    /// The solver's winning chance after the reference move (1 when there is none to compare).
+    fn reference_chance(&self, analyst: &mut Analyst) -> f64 {
+        let Some(reference) = self.reference_move(analyst) else {
+            return 1.0;
+        };
+        let mut line = self.played.clone();
+        line.push(reference);
+        analyst
+            .analyse(&self.puzzle.position, &line, JUDGE_NODES, &[])
+            .map_or(1.0, |a| 1.0 - a.chance())
     }
 }
 

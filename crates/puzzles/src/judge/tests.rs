@@ -72,3 +72,46 @@ fn following_the_solution_gets_its_replies() {
     assert_eq!(attempt.reference_move(&mut analyst), Some(mv("h4d4")));
     assert_eq!(attempt.play(mv("h4d4"), &mut analyst), Verdict::Solved);
 }
+
+#[test]
+fn a_classic_draw_is_held_by_following_the_book_to_its_end() {
+    let classic = crate::classic::find("shuanglong-xizhu").unwrap();
+    let mut analyst = Analyst::new(1);
+    let mut attempt = Attempt::new(classic.puzzle.clone());
+    let n = classic.puzzle.solver_moves();
+    assert_eq!(attempt.goal(), Goal::Draw(n));
+    let solution = classic.puzzle.solution.clone();
+    for (i, pair) in solution.chunks(2).enumerate() {
+        let verdict = attempt.play(pair[0], &mut analyst);
+        if i + 1 == n {
+            assert_eq!(verdict, Verdict::Solved);
+        } else {
+            assert_eq!(verdict, Verdict::Right { reply: pair[1] }, "move {}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn a_move_that_lets_the_defender_mate_does_not_hold_the_draw() {
+    // 双龙戏珠: Red must check at once; moving a soldier lets the cannon mate (f0f1).
+    let classic = crate::classic::find("shuanglong-xizhu").unwrap();
+    let mut analyst = Analyst::new(1);
+    let mut attempt = Attempt::new(classic.puzzle.clone());
+    match attempt.play(mv("b9a9"), &mut analyst) {
+        Verdict::Wrong { refutation } => {
+            assert_eq!(refutation.first(), Some(&mv("f0f1")), "{refutation:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_classic_won_without_mate_asks_to_keep_the_win() {
+    let classic = crate::classic::find("huoshao-lianying").unwrap();
+    assert_eq!(
+        Goal::of(&classic.puzzle),
+        Goal::Win(classic.puzzle.solver_moves())
+    );
+    let seven = crate::classic::find("hongmen-suidou").unwrap();
+    assert_eq!(Goal::of(&seven.puzzle), Goal::Mate(4));
+}

@@ -99,6 +99,41 @@ pub fn themes(start: &Position, solution: &[Move]) -> Vec<Theme> {
     themes
 }
 
+/// The themes `puzzle` should carry: a classic's from [`classic_themes`] (its `draw` kept),
+/// any other's from [`themes`].
+pub fn retag(puzzle: &crate::Puzzle) -> Vec<Theme> {
+    if puzzle.themes.contains(&Theme::Classic) {
+        let draw = puzzle.themes.contains(&Theme::Draw);
+        classic_themes(&puzzle.position, &puzzle.solution, draw)
+    } else {
+        themes(&puzzle.position, &puzzle.solution)
+    }
+}
+
+/// The themes of a classic composition ([`crate::classic`]): `classic`, `draw` when the goal is
+/// to hold the draw, the mate themes when the line ends in mate, `endgame` when the diagram is
+/// one, and the length. The tactical themes are left out: over a book's long line they would
+/// say little.
+pub fn classic_themes(start: &Position, solution: &[Move], draw: bool) -> Vec<Theme> {
+    let solver_moves = solution.len().div_ceil(2);
+    let mut themes = vec![Theme::Classic, length(solver_moves)];
+    if draw {
+        themes.push(Theme::Draw);
+    } else if Line::new(start, solution).is_mate() {
+        themes.push(Theme::Mate);
+        if let Ok(n) = u8::try_from(solver_moves) {
+            if n <= LONGEST_NAMED_MATE {
+                themes.push(Theme::MateIn(n));
+            }
+        }
+    }
+    if is_endgame(start) {
+        themes.push(Theme::Endgame);
+    }
+    themes.sort();
+    themes
+}
+
 fn length(solver_moves: usize) -> Theme {
     match solver_moves {
         0 | 1 => Theme::OneMove,

@@ -92,9 +92,15 @@ function apply(move) {
 function prompt() {
   const p = state.puzzle;
   const side = p.solver === 'red' ? t('red') : t('black');
-  const goal = p.goal.kind === 'mate' ? t('puzzleGoalMate', p.goal.moves) : t('puzzleGoalMaterial', p.goal.moves);
+  const goals = { mate: 'puzzleGoalMate', material: 'puzzleGoalMaterial', draw: 'puzzleGoalDraw', win: 'puzzleGoalWin' };
+  const goal = t(goals[p.goal.kind] ?? 'puzzleGoalMaterial', p.goal.moves);
   $('puzzle-prompt').textContent = `${side} · ${goal}`;
   $('puzzle-prompt').dataset.solver = p.solver;
+  // A classic composition is named, with its book, from the start.
+  const c = p.classic;
+  $('puzzle-title').textContent = c
+    ? [c.name, language() === 'en' ? c.english : '', `${c.book}: ${c.verdict}`].filter(Boolean).join(' · ')
+    : '';
 }
 
 /** The puzzle's themes, rating and source: shown once it is over. */
@@ -105,7 +111,8 @@ function about() {
     return;
   }
   const themes = p.themes.map(themeName).join(' · ');
-  $('puzzle-about').textContent = `${t('puzzleRatingOf', p.rating)} · ${themes}`;
+  const note = p.classic?.note ? ` · ${p.classic.note}` : '';
+  $('puzzle-about').textContent = `${t('puzzleRatingOf', p.rating)} · ${themes}${note}`;
 }
 
 function themeName(name) {
@@ -208,7 +215,7 @@ async function attempt(from, to) {
     state.clean = false;
     state.busy = false;
     finish('failed');
-    say(t('puzzleWrong'), 'wrong');
+    say(t(state.puzzle.goal.kind === 'draw' ? 'puzzleWrongDraw' : 'puzzleWrong'), 'wrong');
     $('puzzle-line').textContent = `${t('puzzleRefutation')} ${judged.refutation.join(' ')}`;
     if (judged.refutation[0]) setTimeout(() => apply(judged.refutation[0]), REPLY_DELAY_MS);
     report(false);
