@@ -6,7 +6,7 @@
 use crate::mine::analyst::Analyst;
 use std::fmt;
 use xiangqi::{Color, Move, Position};
-use xiangqi_engine::score::{self, Printed, MATE};
+use xiangqi_engine::score::{self, Printed, MATE, MATE_BOUND};
 
 /// How much more winning chance the engine's move must keep than the line's before the line's
 /// move is reported: less is within what two searches of neighbouring positions disagree by.
@@ -76,6 +76,18 @@ pub struct Audit {
     pub findings: Vec<Finding>,
 }
 
+/// The value for the side that moved of a position whose side to move scores `child`: turned
+/// round, and a mate one ply further away.
+fn parent_score(child: i32) -> i32 {
+    if child >= MATE_BOUND {
+        -(child - 1)
+    } else if child <= -MATE_BOUND {
+        -(child + 1)
+    } else {
+        -child
+    }
+}
+
 /// Searches every position of `line` from `start` for `nodes` nodes and reports where the
 /// line's moves fall short. The searches see the line's history, so repetitions count.
 pub fn audit(start: &Position, line: &[Move], analyst: &mut Analyst, nodes: u64) -> Audit {
@@ -93,7 +105,7 @@ pub fn audit(start: &Position, line: &[Move], analyst: &mut Analyst, nodes: u64)
         if let Some((engine_move, engine_score)) = scores[index] {
             // After the line's move the opponent is to move: its score, turned round. No
             // move left there means the line's move mated.
-            let line_score = scores[index + 1].map_or(MATE - 1, |(_, s)| -s);
+            let line_score = scores[index + 1].map_or(MATE - 1, |(_, s)| parent_score(s));
             let finding = Finding {
                 index,
                 mover,
@@ -146,6 +158,15 @@ mod tests {
     }
 
     #[test]
+    fn a_child_s_mate_is_one_move_further_for_the_parent() {
+        // The opponent mates in one after the move: the mover is mated in one.
+        assert_eq!(shown(parent_score(MATE - 1)), "mated in 1");
+        // The opponent is mated in one after the move: the mover mates in two.
+        assert_eq!(shown(parent_score(-(MATE - 2))), "mate in 2");
+        assert_eq!(parent_score(35), -35);
+    }
+
+    #[test]
     fn a_mating_line_is_not_reported_and_ends_in_mate() {
         // The chariot on a8 holds rank 8 and the generals' file is shut: b0b9 mates.
         let start = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1").unwrap();
@@ -153,7 +174,7 @@ mod tests {
         let found = audit(&start, &line(&start, &["b0b9"]), &mut analyst, 20_000);
         assert!(found.findings.is_empty(), "{:?}", found.findings);
         assert_eq!(found.end_score, None, "the line ends in mate");
-        assert!(found.start_score.is_some_and(|s| s >= score::MATE_BOUND));
+        assert!(found.start_score.is_some_and(|s| s >= MATE_BOUND));
         assert_eq!(shown(found.start_score.unwrap()), "mate in 1");
     }
 }
