@@ -53,6 +53,9 @@ enum Command {
     /// Puzzles: mine them from games and prove them (`generate`), print them for other
     /// engines to check (`export`), retag a file, or count a file's puzzles.
     Puzzles(cli::puzzles::PuzzlesArgs),
+    /// Endgame tablebases: build a material set's tables into a folder (`generate`), or look a
+    /// position up (`probe`).
+    Tb(cli::tb::TbArgs),
     /// Self-play games by the engine: positions with scores and results, as text for `tune`
     /// or as binary sample chunks for training a network (`--stats` sums a data set up).
     Datagen(datagen::DatagenArgs),
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(a)) => cli::eval::run(&a),
         Some(Command::Book(a)) => cli::book::run(&a),
         Some(Command::Puzzles(a)) => cli::puzzles::run(&a),
+        Some(Command::Tb(a)) => cli::tb::run(&a),
         Some(Command::Match(a)) => matches::run(&a),
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),

@@ -202,6 +202,21 @@ impl Position {
         Ok(pos)
     }
 
+    /// A position from its pieces and the side to move, checked as strictly as a FEN
+    /// ([`Position::from_fen`]); `None` when two pieces share a square or the position is not
+    /// legal. Tablebase generation builds millions of positions this way.
+    pub fn from_pieces(side: Color, pieces: &[(Square, Piece)]) -> Option<Position> {
+        let mut pos = Position::empty(side);
+        for &(sq, piece) in pieces {
+            if pos.piece_at(sq).is_some() {
+                return None;
+            }
+            pos.put(sq, piece);
+        }
+        validate(&pos, Validation::Strict).ok()?;
+        Some(pos)
+    }
+
     /// The FEN of this position (standard letters `K A B N R C P`, `w`/`b`).
     pub fn to_fen(&self) -> String {
         let mut out = String::with_capacity(90);

@@ -14,6 +14,7 @@ pub mod puzzle_check;
 pub mod puzzle_files;
 pub mod puzzles;
 pub mod status;
+pub mod tb;
 
 use anyhow::{bail, Context, Result};
 use std::path::Path;

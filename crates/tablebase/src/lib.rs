@@ -1,0 +1,24 @@
+//! Endgame tablebases: for a small material set (`KRKAABB`: a chariot against advisors and
+//! elephants), the value of every position with either side to move — win, loss or draw, and
+//! the distance to mate in plies — worked out from the mates backwards.
+//!
+//! - [`material`]: a material set as the literature writes it, the stronger side first;
+//! - [`layout`]: where each piece may stand, and a position's index in its table;
+//! - [`value`]: what a table stores for one position;
+//! - [`generate`]: building the tables of a material set and of every set a capture leads to;
+//! - [`mod@file`]: a table as a checksummed file.
+//!
+//! What is not here yet (docs/TABLEBASES.md): the perpetual-check and chase rules (a position
+//! that only an endless check or chase holds counts as a draw), the 120-ply rule, compressed
+//! files, threads, and probing from the engine.
+
+pub mod file;
+pub mod generate;
+pub mod layout;
+pub mod material;
+pub mod value;
+
+pub use file::FileError;
+pub use generate::{Table, Tables};
+pub use material::{Material, MaterialError};
+pub use value::Value;
