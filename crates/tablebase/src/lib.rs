@@ -10,7 +10,7 @@
 //!
 //! What is not here yet (docs/TABLEBASES.md): the perpetual-check and chase rules (a position
 //! that only an endless check or chase holds counts as a draw), the 120-ply rule, compressed
-//! files, threads, and probing from the engine.
+//! files, and probing from the engine.
 
 pub mod file;
 pub mod generate;

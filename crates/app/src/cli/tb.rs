@@ -38,6 +38,9 @@ struct GenerateArgs {
     /// Material sets as the literature writes them, the stronger side first: `KRK`, `KHPKA`.
     #[arg(required = true)]
     material: Vec<String>,
+    /// Threads that build each table (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -77,7 +80,10 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         .collect::<Result<Vec<Material>>>()?;
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
-    let mut tables = Tables::new();
+    let mut tables = match args.threads {
+        Some(n) => Tables::with_threads(n),
+        None => Tables::new(),
+    };
     for &material in &wanted {
         // Tables on disk are read first, so that only what is missing is built.
         for sub in xiangqi_tablebase::generate::needed(material) {

@@ -91,16 +91,31 @@ impl Table {
     }
 }
 
-/// Tables by material set.
-#[derive(Default)]
+/// Tables by material set, and the threads that build more.
 pub struct Tables {
     tables: HashMap<Material, Table>,
+    threads: usize,
+}
+
+impl Default for Tables {
+    fn default() -> Tables {
+        Tables::new()
+    }
 }
 
 impl Tables {
-    /// No tables yet.
+    /// No tables yet; they will be built on every core.
     pub fn new() -> Tables {
-        Tables::default()
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Tables::with_threads(cores)
+    }
+
+    /// No tables yet; they will be built by `threads` threads (at least one).
+    pub fn with_threads(threads: usize) -> Tables {
+        Tables {
+            tables: HashMap::new(),
+            threads: threads.max(1),
+        }
     }
 
     /// The table of `material`, if built.
@@ -129,7 +144,7 @@ impl Tables {
         for sub in after_captures(material) {
             self.generate(sub, progress);
         }
-        let table = build(material, self);
+        let table = build(material, self, self.threads);
         progress(&table);
         self.tables.insert(material, table);
     }
@@ -185,7 +200,47 @@ fn position(layout: &Layout, side: Color, index: usize) -> Option<Position> {
     Position::from_pieces(side, &placed[..len])
 }
 
-fn build(material: Material, tables: &Tables) -> Table {
+/// The positions pass `plies` decides, as (side, entry, code), found by `threads` threads
+/// each taking a share of the entries. The table is only read during the pass and written
+/// after it, so the result does not depend on the number of threads.
+fn decide_pass(
+    table: &Table,
+    tables: &Tables,
+    plies: u16,
+    threads: usize,
+) -> Vec<(usize, usize, Code)> {
+    let size = table.layout.size();
+    let share = size.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..size)
+            .step_by(share)
+            .map(|first| {
+                scope.spawn(move || {
+                    let mut found = Vec::new();
+                    for side in Color::ALL {
+                        for index in first..(first + share).min(size) {
+                            if table.codes[side.index()][index] != UNKNOWN {
+                                continue;
+                            }
+                            let mut pos =
+                                position(&table.layout, side, index).expect("a decided entry");
+                            if let Some(value) = decide(table, tables, &mut pos, plies) {
+                                found.push((side.index(), index, value.code()));
+                            }
+                        }
+                    }
+                    found
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a generation thread does not panic"))
+            .collect()
+    })
+}
+
+fn build(material: Material, tables: &Tables, threads: usize) -> Table {
     let layout = Layout::new(material);
     let size = layout.size();
     let mut table = Table {
@@ -218,21 +273,13 @@ fn build(material: Material, tables: &Tables) -> Table {
         .unwrap_or(0);
     let mut plies: u16 = 1;
     loop {
-        let mut changed = false;
-        for side in Color::ALL {
-            for index in 0..size {
-                if table.codes[side.index()][index] != UNKNOWN {
-                    continue;
-                }
-                let mut pos = position(&table.layout, side, index).expect("a decided entry");
-                if let Some(value) = decide(&table, tables, &mut pos, plies) {
-                    table.codes[side.index()][index] = value.code();
-                    table.longest = plies;
-                    changed = true;
-                }
-            }
+        let decided = decide_pass(&table, tables, plies, threads);
+        for &(side, index, code) in &decided {
+            table.codes[side][index] = code;
         }
-        if !changed && plies > deepest_below.saturating_add(1) {
+        if !decided.is_empty() {
+            table.longest = plies;
+        } else if plies > deepest_below.saturating_add(1) {
             break;
         }
         plies += 1;

@@ -120,3 +120,20 @@ fn a_soldier_on_the_last_rank_draws_and_one_before_the_palace_wins() {
         Value::Draw
     );
 }
+
+#[test]
+fn the_tables_do_not_depend_on_the_number_of_threads() {
+    let khka: Material = "KHKA".parse().unwrap();
+    let mut one = Tables::with_threads(1);
+    one.generate(khka, &mut |_| {});
+    let mut three = Tables::with_threads(3);
+    three.generate(khka, &mut |_| {});
+    let (a, b) = (one.get(khka).unwrap(), three.get(khka).unwrap());
+    assert_eq!(a.codes(), b.codes());
+    assert_eq!(a.longest(), b.longest());
+    assert!(
+        a.longest() > 20,
+        "the horse needs long mates: {}",
+        a.longest()
+    );
+}
