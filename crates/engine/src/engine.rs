@@ -10,6 +10,7 @@ use crate::random::Rng;
 use crate::score::INFINITE;
 use crate::search::{Evaluation, SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
 use crate::strength::{self, Profile, Strength};
+use crate::tablebases::Tablebases;
 use crate::time::Limits;
 use crate::tt::{HashEntry, TranspositionTable};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -42,6 +43,9 @@ pub struct EngineOptions {
     /// the built-in network. Weakened levels always use the hand-made evaluation, which their
     /// calibration was measured with.
     pub network: Option<Arc<Network>>,
+    /// Endgame tables to probe (none by default). Weakened levels do not use them: they would
+    /// play the endings perfectly, which no level's calibration allows for.
+    pub tablebases: Option<Tablebases>,
 }
 
 impl Default for EngineOptions {
@@ -55,6 +59,7 @@ impl Default for EngineOptions {
             seed: None,
             own_book: true,
             network: Some(crate::nnue::embedded()),
+            tablebases: None,
         }
     }
 }
@@ -235,6 +240,13 @@ impl Engine {
     /// caches notice by themselves).
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
         self.options.network = network;
+    }
+
+    /// Probes these endgame tables in the next full-strength searches (`None`: no tables),
+    /// stopping any search first. What the tables said stays true in the hash table.
+    pub fn set_tablebases(&mut self, tablebases: Option<Tablebases>) {
+        self.stop_and_wait();
+        self.options.tablebases = tablebases;
     }
 
     /// Uses `book` as the opening book; `None` goes back to the built-in one.
@@ -536,6 +548,7 @@ fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
         multipv: 1,
         score: result.score,
         nodes: 0,
+        tbhits: 0,
         time: Duration::ZERO,
         hashfull: tt.hashfull(),
         pv: result.pv.clone(),
@@ -577,8 +590,19 @@ fn run(
     let started = Instant::now();
     tt.new_search();
     let root = request.root_position();
-    let moves = root_moves(request, &root);
+    let mut moves = root_moves(request, &root);
     let profile = search_profile(options, request);
+    let tablebases = options.tablebases.clone().filter(|_| profile.is_none());
+    // A table that holds the root keeps only its best moves (unless several lines are asked
+    // for, which show every move with its exact value anyway).
+    if let Some(tb) = tablebases.as_ref().filter(|_| options.multipv == 1) {
+        if let Some(best) = tb.best_moves(&root, &moves) {
+            shared
+                .tb_hits
+                .fetch_add(1 + moves.len() as u64, Ordering::Relaxed);
+            moves = best;
+        }
+    }
     let mut limits = request.limits.clone();
     let mut threads = options.threads;
     let mut lines = options.multipv;
@@ -593,6 +617,7 @@ fn run(
         multipv: lines,
         reported_lines: options.multipv,
         move_overhead: options.move_overhead,
+        tablebases,
     };
     let eval = Evaluation {
         hand_made: &DEFAULT_EVALUATOR,

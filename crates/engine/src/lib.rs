@@ -13,8 +13,9 @@
 //! the engine's own business.
 //!
 //! It serves every front end (the web GUI, the protocols, the match manager's random openings,
-//! the training tools) and stands only on the rules and on `xiangqi_files` (to read a network
-//! or a book a person names); it knows nothing of HTTP, protocols or the tools above it.
+//! the training tools) and stands only on the rules, on `xiangqi_files` (to read a network
+//! or a book a person names) and on `xiangqi_tablebase` (the endgame tables it probes,
+//! [`tablebases`]); it knows nothing of HTTP, protocols or the tools above it.
 //!
 //! ```
 //! use xiangqi::Position;
@@ -51,6 +52,7 @@ pub mod score;
 mod search;
 pub mod see;
 pub mod strength;
+pub mod tablebases;
 mod time;
 mod tt;
 pub mod tuning;
@@ -61,5 +63,6 @@ pub use engine::{
     MAX_MULTIPV, MAX_THREADS,
 };
 pub use search::SearchInfo;
+pub use tablebases::Tablebases;
 pub use time::{Clock, Limits};
 pub use tt::{Bound, HashEntry};

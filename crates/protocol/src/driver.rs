@@ -15,7 +15,9 @@ use xiangqi::{parse_move_as, perft_depth_refusal, Move, Notation, Position, Vali
 use xiangqi_engine::nnue::{self, Network};
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::strength::{self, Strength};
-use xiangqi_engine::{Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult};
+use xiangqi_engine::{
+    Book, Clock, Engine, EngineOptions, Limits, SearchRequest, SearchResult, Tablebases,
+};
 use xiangqi_files::lines::{read_line, Read, MAX_LINE_BYTES};
 
 /// Engine name reported to GUIs.
@@ -55,6 +57,8 @@ pub struct Session {
     elo: i32,
     /// The network `EvalFile` chose; the engine evaluates with it while `Use NNUE` is on.
     network: ChosenNetwork,
+    /// The folder `TablebaseDir` named, whose tables the engine probes (empty: none).
+    tablebase_dir: String,
     /// The last `go perft`, which may still be counting on its own thread.
     perft: Option<PerftJob>,
 }
@@ -112,6 +116,7 @@ impl Session {
             limit_strength: false,
             elo: strength::MAX_ELO,
             network: ChosenNetwork::embedded(),
+            tablebase_dir: String::new(),
             perft: None,
         }
     }
@@ -296,6 +301,7 @@ impl Session {
             Opt::UseMillisec => millis.to_string(),
             Opt::UseNnue => o.network.is_some().to_string(),
             Opt::EvalFile => self.network.name.clone(),
+            Opt::TablebaseDir => self.tablebase_dir.clone(),
         }
     }
 
@@ -357,6 +363,7 @@ impl Session {
                 self.engine.set_network(network);
             }
             (Opt::EvalFile, Value::Text(path)) => self.set_eval_file(&path),
+            (Opt::TablebaseDir, Value::Text(path)) => self.set_tablebase_dir(&path),
             // Pondering is asked for by `go ponder`; and `Spec::read` gives each option only
             // values of its own kind.
             _ => {}
@@ -397,6 +404,33 @@ impl Session {
                 ));
             }
             Err(e) => self.complain(&format!("{e}; the network is unchanged")),
+        }
+    }
+
+    /// Loads the endgame tables of the folder `path`; empty or `<empty>` means none. Each
+    /// refused file is named and left out; a folder that cannot be read leaves the tables
+    /// as they were.
+    fn set_tablebase_dir(&mut self, path: &str) {
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_tablebases(None);
+            self.tablebase_dir.clear();
+            return;
+        }
+        match Tablebases::read(Path::new(path)) {
+            Ok((tablebases, refused)) => {
+                for problem in &refused {
+                    self.complain(&format!("{problem}; that table is not used"));
+                }
+                let tables = tablebases.tables();
+                self.say(&format!(
+                    "info string tablebases {path}: {} tables of up to {} men",
+                    tables.len(),
+                    tables.most_men()
+                ));
+                self.engine.set_tablebases(Some(tablebases));
+                self.tablebase_dir = path.to_owned();
+            }
+            Err(e) => self.complain(&format!("{e}; the tablebases are unchanged")),
         }
     }
 

@@ -64,11 +64,14 @@ pub fn format_info(
     let nps = info.nodes.saturating_mul(1000) / ms;
     let _ = write!(
         line,
-        " nodes {} nps {nps} hashfull {} time {}",
-        info.nodes,
-        info.hashfull,
-        info.time.as_millis()
+        " nodes {} nps {nps} hashfull {}",
+        info.nodes, info.hashfull
     );
+    // Only an engine given endgame tables probes them; without, the line stays as it was.
+    if info.tbhits > 0 {
+        let _ = write!(line, " tbhits {}", info.tbhits);
+    }
+    let _ = write!(line, " time {}", info.time.as_millis());
     line.push_str(" pv");
     let mut pos = root.clone();
     for &m in &info.pv {

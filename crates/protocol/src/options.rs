@@ -42,6 +42,8 @@ pub enum Opt {
     UseNnue,
     /// The network file; `<embedded>` (or empty) for the one built in.
     EvalFile,
+    /// The folder of endgame tables to probe; empty for none.
+    TablebaseDir,
 }
 
 /// What kind of value an option takes.
@@ -82,7 +84,7 @@ const fn spin(min: i64, max: i64) -> Kind {
 }
 
 /// Every option, in the order they are announced.
-pub const OPTIONS: [Spec; 16] = [
+pub const OPTIONS: [Spec; 17] = [
     Spec {
         opt: Opt::UseMillisec,
         uci: None,
@@ -177,6 +179,13 @@ pub const OPTIONS: [Spec; 16] = [
         opt: Opt::EvalFile,
         uci: Some("EvalFile"),
         ucci: Some("evalfile"),
+        kind: Kind::Text,
+    },
+    Spec {
+        opt: Opt::TablebaseDir,
+        uci: Some("TablebaseDir"),
+        // UCCI's own name for the endgame tables' folder.
+        ucci: Some("egtbpaths"),
         kind: Kind::Text,
     },
 ];

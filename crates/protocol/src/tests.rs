@@ -655,4 +655,64 @@ fn the_network_options_are_listed_and_load_only_good_files() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn tablebases_are_loaded_probed_and_counted() {
+    let (mut s, out) = session(None);
+    s.handle_line("uci");
+    out.wait_for("uciok");
+    assert!(out
+        .text()
+        .contains("option name TablebaseDir type string default <empty>\n"));
+    let dir = std::env::temp_dir().join(format!("xq-tbdir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tables = xiangqi_tablebase::Tables::with_threads(1);
+    tables.generate("KRK".parse().unwrap(), &mut |table| {
+        let name = xiangqi_tablebase::file::file_name(table.material());
+        std::fs::write(dir.join(name), table.to_bytes()).unwrap();
+    });
+    std::fs::write(dir.join("KHK.xqtb"), b"XQTB and then nothing").unwrap();
+
+    s.handle_line(&format!(
+        "setoption name TablebaseDir value {}",
+        dir.display()
+    ));
+    out.wait_for("info string tablebases /");
+    assert!(
+        out.text().contains(": 2 tables of up to 3 men"),
+        "{}",
+        out.text()
+    );
+    // The damaged file is named and left out; the others are used.
+    assert!(out.text().contains("KHK.xqtb: refused"), "{}", out.text());
+
+    // Mate in two with the chariot: the root keeps the moves that mate fastest, and every
+    // child is known, so a shallow search sees the mate.
+    s.handle_line("position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    s.handle_line("go depth 2");
+    let best = out.wait_for("bestmove");
+    let text = out.text();
+    let info = text.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(info.contains("score mate 2"), "{info}");
+    assert!(info.contains(" tbhits "), "{info}");
+    let mut pos = xiangqi::Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+    let m = xiangqi::notation::parse_move(&pos, &best["bestmove ".len()..][..4]).unwrap();
+    pos.make_move(m);
+    let tb = xiangqi_tablebase::folder::read_folder(&dir).unwrap().tables;
+    assert_eq!(
+        tb.probe(&pos),
+        Some(xiangqi_tablebase::Value::Loss(2)),
+        "{best}"
+    );
+
+    // A folder that cannot be read leaves the tables as they were.
+    s.handle_line(&format!(
+        "setoption name TablebaseDir value {}",
+        dir.join("missing").display()
+    ));
+    out.wait_for("info string cannot list");
+    assert!(out.text().contains("the tablebases are unchanged"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 mod pipeline;

@@ -6,13 +6,15 @@
 //! - [`layout`]: where each piece may stand, and a position's index in its table;
 //! - [`value`]: what a table stores for one position;
 //! - [`generate`]: building the tables of a material set and of every set a capture leads to;
-//! - [`mod@file`]: a table as a checksummed file.
+//! - [`mod@file`]: a table as a checksummed file;
+//! - [`folder`]: the tables of a folder, one file per material set.
 //!
 //! What is not here yet (docs/TABLEBASES.md): the perpetual-check and chase rules (a position
-//! that only an endless check or chase holds counts as a draw), the 120-ply rule, compressed
-//! files, and probing from the engine.
+//! that only an endless check or chase holds counts as a draw), the 120-ply rule and compressed
+//! files.
 
 pub mod file;
+pub mod folder;
 pub mod generate;
 pub mod layout;
 pub mod material;

@@ -99,17 +99,34 @@ impl Army {
     pub fn is_empty(self) -> bool {
         self.len() == 0
     }
+
+    /// The army's name (`KAABB`) as letters in a fixed buffer, and its length: the search
+    /// compares names at every probe, so they are not made into strings.
+    fn name(self) -> ([u8; NAME_LEN], usize) {
+        let mut name = [0; NAME_LEN];
+        name[0] = b'K';
+        let mut len = 1;
+        for kind in KINDS {
+            for _ in 0..self.count(kind) {
+                if len < NAME_LEN {
+                    name[len] = letter(kind) as u8;
+                    len += 1;
+                }
+            }
+        }
+        (name, len)
+    }
 }
+
+/// Room for an army's name: a side has its general and fifteen pieces at most (sixteen
+/// letters), and this leaves room to spare.
+const NAME_LEN: usize = 24;
 
 impl fmt::Display for Army {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("K")?;
-        for kind in KINDS {
-            for _ in 0..self.count(kind) {
-                write!(f, "{}", letter(kind))?;
-            }
-        }
-        Ok(())
+        let (name, len) = self.name();
+        // Every letter is ASCII.
+        f.write_str(std::str::from_utf8(&name[..len]).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -131,7 +148,11 @@ fn compare(a: Army, b: Army) -> Ordering {
     a.worth(true)
         .cmp(&b.worth(true))
         .then_with(|| a.worth(false).cmp(&b.worth(false)))
-        .then_with(|| a.to_string().cmp(&b.to_string()))
+        .then_with(|| {
+            let (a, a_len) = a.name();
+            let (b, b_len) = b.name();
+            a[..a_len].cmp(&b[..b_len])
+        })
 }
 
 impl Material {

@@ -166,6 +166,8 @@ impl InfoText {
             multipv: self.multipv,
             score: self.score,
             nodes: self.nodes,
+            // A browser has no endgame tables to probe.
+            tbhits: 0,
             time: Duration::from_millis(self.ms),
             hashfull: self.hashfull,
             pv: line(root, &self.pv)?,

@@ -3,15 +3,13 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 use xiangqi::Position;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
-use xiangqi_tablebase::{Material, Table, Tables};
-
-/// The largest table file read: 2 GiB.
-const MAX_TABLE_FILE_LEN: u64 = 2 << 30;
+use xiangqi_tablebase::folder::read_table;
+use xiangqi_tablebase::{Material, Tables};
 
 /// Arguments of `tb`.
 #[derive(Args)]
@@ -59,17 +57,6 @@ pub fn run(args: &TbArgs) -> Result<()> {
         TbCommand::Generate(a) => generate(a),
         TbCommand::Probe(a) => probe(a),
     }
-}
-
-fn read_table(dir: &Path, material: Material) -> Result<Option<Table>> {
-    let path = dir.join(file_name(material));
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = xiangqi_files::reading::read(&path, MAX_TABLE_FILE_LEN)?;
-    let table = Table::from_bytes(material, &bytes)
-        .with_context(|| format!("{}: refused", path.display()))?;
-    Ok(Some(table))
 }
 
 fn generate(args: &GenerateArgs) -> Result<()> {

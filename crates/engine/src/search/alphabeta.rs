@@ -140,6 +140,11 @@ impl Worker<'_> {
         if alpha >= beta {
             return alpha;
         }
+        // An endgame table knows the position exactly (the rules above come first: a repeated
+        // position is judged by the game's rules, not by the table's).
+        if let Some(score) = self.tablebase_score(ply) {
+            return score;
+        }
         let in_check = self.line.last().is_some_and(|r| r.check);
         if ply >= MAX_PLY - 2 {
             return if in_check { DRAW } else { self.evaluate() };

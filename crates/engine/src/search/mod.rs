@@ -10,6 +10,7 @@ use crate::history::{History, PieceTo};
 use crate::nnue::{Accumulators, Network};
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
+use crate::tablebases::Tablebases;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 use eval_cache::EvalCache;
@@ -27,6 +28,8 @@ pub struct Shared {
     pub ponderhit: AtomicBool,
     /// Nodes searched by all threads (each adds its count every few thousand nodes).
     pub nodes: AtomicU64,
+    /// Positions found in the endgame tables by all threads (added with the nodes).
+    pub tb_hits: AtomicU64,
     /// While set, every thread waits where it is (the game's clock is paused); the main
     /// thread's time does not run meanwhile. Clearing it lets the search go on with all it
     /// has found.
@@ -41,6 +44,7 @@ impl Shared {
             pondering: AtomicBool::new(pondering),
             ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
             paused: AtomicBool::new(false),
         }
     }
@@ -142,6 +146,8 @@ pub struct SearchInfo {
     pub score: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Positions found in the endgame tables by all threads.
+    pub tbhits: u64,
     /// Time since the search started.
     pub time: Duration,
     /// Permille of the hash table in use.
@@ -159,6 +165,8 @@ pub struct SearchConfig {
     pub reported_lines: usize,
     /// Time lost per move between engine and GUI.
     pub move_overhead: Duration,
+    /// Endgame tables to probe, if any.
+    pub tablebases: Option<Tablebases>,
 }
 
 /// A searching thread.
@@ -186,6 +194,8 @@ pub struct Worker<'a> {
     nodes: u64,
     /// Nodes not yet added to the shared counter.
     unflushed: u64,
+    /// Table hits not yet added to the shared counter.
+    tb_hits: u64,
     seldepth: usize,
     stopped: bool,
     limits: Limits,
@@ -346,6 +356,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             nodes: 0,
             unflushed: 0,
+            tb_hits: 0,
             seldepth: 0,
             stopped: false,
             limits,
@@ -515,6 +526,7 @@ impl<'a> Worker<'a> {
             multipv: pv_index + 1,
             score,
             nodes: self.shared.nodes.load(Ordering::Relaxed) + self.unflushed,
+            tbhits: self.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits,
             time: self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed()),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),
@@ -584,6 +596,7 @@ impl<'a> Worker<'a> {
             .fetch_add(self.unflushed, Ordering::Relaxed)
             + self.unflushed;
         self.unflushed = 0;
+        self.flush_tb_hits();
         if self.shared.paused.load(Ordering::Relaxed) {
             self.wait_while_paused();
         }
@@ -643,6 +656,25 @@ impl<'a> Worker<'a> {
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        self.flush_tb_hits();
+    }
+
+    fn flush_tb_hits(&mut self) {
+        if self.tb_hits > 0 {
+            self.shared
+                .tb_hits
+                .fetch_add(self.tb_hits, Ordering::Relaxed);
+            self.tb_hits = 0;
+        }
+    }
+
+    /// The score of the current position from the endgame tables, `ply` plies below the
+    /// root, when they hold it (counted as a hit).
+    #[inline]
+    fn tablebase_score(&mut self, ply: usize) -> Option<i32> {
+        let score = self.config.tablebases.as_ref()?.score(&self.pos, ply)?;
+        self.tb_hits += 1;
+        Some(score)
     }
 
     /// Waits, after the search has finished early, until the GUI may receive the best move:

@@ -95,6 +95,8 @@ impl Table {
 pub struct Tables {
     tables: HashMap<Material, Table>,
     threads: usize,
+    /// The most men (generals included) of any table held.
+    most_men: usize,
 }
 
 impl Default for Tables {
@@ -115,7 +117,29 @@ impl Tables {
         Tables {
             tables: HashMap::new(),
             threads: threads.max(1),
+            most_men: 0,
         }
+    }
+
+    /// How many tables are held.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Whether no table is held.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The most men, generals included, of any table held (0 with none): a position with
+    /// more has no table, which is cheaper to know than its material.
+    pub fn most_men(&self) -> usize {
+        self.most_men
+    }
+
+    /// The material sets held, in no particular order.
+    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
+        self.tables.keys().copied()
     }
 
     /// The table of `material`, if built.
@@ -132,6 +156,7 @@ impl Tables {
 
     /// Adds a table read from a file.
     pub fn insert(&mut self, table: Table) {
+        self.most_men = self.most_men.max(table.material().men());
         self.tables.insert(table.material(), table);
     }
 
@@ -146,7 +171,7 @@ impl Tables {
         }
         let table = build(material, self, self.threads);
         progress(&table);
-        self.tables.insert(material, table);
+        self.insert(table);
     }
 }
 

@@ -1,0 +1,230 @@
+//! Endgame tables in the search (docs/TABLEBASES.md): the exact score of every position they
+//! hold, and at the root the moves that keep the table's value at its best — the fastest win,
+//! the longest defence, or any move that keeps a draw.
+//!
+//! The tables' values assume the rules they were built with. A draw is a position neither side
+//! can force mate from, which the perpetual-check rule the tables do not yet judge could still
+//! turn into a win. A win is a forced mate, but the 120-ply no-capture rule can end the game
+//! first: a win or loss is trusted only when its mate comes before the game's no-capture
+//! count can reach the limit, however the moves go; otherwise the search judges the position.
+
+use crate::score::{mate_in, DRAW, MATE_BOUND, MAX_PLY};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use xiangqi::game::NO_CAPTURE_LIMIT;
+use xiangqi::{Move, Position};
+use xiangqi_tablebase::folder::{read_folder, FolderError};
+use xiangqi_tablebase::{Tables, Value};
+
+/// Tables the engine probes: shared by every search thread, read only.
+#[derive(Clone)]
+pub struct Tablebases {
+    tables: Arc<Tables>,
+}
+
+impl Tablebases {
+    /// The engine's use of `tables`.
+    pub fn new(tables: Tables) -> Tablebases {
+        Tablebases {
+            tables: Arc::new(tables),
+        }
+    }
+
+    /// The tables of a folder, and the files refused there (a damaged or foreign file is
+    /// never used; the rest are). An error when the folder cannot be listed.
+    pub fn read(dir: &Path) -> Result<(Tablebases, Vec<FolderError>), FolderError> {
+        let folder = read_folder(dir)?;
+        Ok((Tablebases::new(folder.tables), folder.refused))
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The value of `pos` for its side to move, when a table holds it. Counting the men first
+    /// keeps the cost away from every position with more of them than any table.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if pos.occupied().count() as usize > self.tables.most_men() {
+            return None;
+        }
+        self.tables.probe(pos)
+    }
+
+    /// The value of `pos` when a table holds it and the game's rules cannot change it: a win
+    /// or loss whose mate could come after the no-capture limit is left out.
+    #[inline]
+    pub fn probe_within_rules(&self, pos: &Position) -> Option<Value> {
+        let value = self.probe(pos)?;
+        let left = NO_CAPTURE_LIMIT.saturating_sub(pos.halfmove_clock());
+        match value {
+            Value::Win(plies) | Value::Loss(plies) if plies > left => None,
+            _ => Some(value),
+        }
+    }
+
+    /// The search score of `pos`, `ply` plies below the root, when a table holds it within the
+    /// rules ([`Tablebases::probe_within_rules`]): a mate score for a win or a loss, counted
+    /// to the mate, and a draw's score for a draw.
+    #[inline]
+    pub(crate) fn score(&self, pos: &Position, ply: usize) -> Option<i32> {
+        Some(match self.probe_within_rules(pos)? {
+            Value::Win(plies) => win_score(ply + usize::from(plies)),
+            Value::Loss(plies) => -win_score(ply + usize::from(plies)),
+            Value::Draw => DRAW,
+        })
+    }
+
+    /// Of `moves` (legal in `pos`), those that keep the table's value of `pos` at its best:
+    /// the wins with the shortest distance to mate, the losses with the longest, or every
+    /// move that keeps a draw. `None` when `pos` or a position a move leads to is in no
+    /// table, or the rules could change `pos`'s value, so that the search chooses alone.
+    pub fn best_moves(&self, pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
+        self.probe_within_rules(pos)?;
+        let mut rated = Vec::with_capacity(moves.len());
+        let mut after = pos.clone();
+        for &m in moves {
+            let undo = after.make_move(m);
+            let value = self.probe(&after);
+            after.unmake_move(m, undo);
+            // The value for the mover: the opposite of the value for the side then to move.
+            rated.push((m, rank(value?)));
+        }
+        let best = rated.iter().map(|&(_, r)| r).max()?;
+        Some(
+            rated
+                .into_iter()
+                .filter(|&(_, r)| r == best)
+                .map(|(m, _)| m)
+                .collect(),
+        )
+    }
+}
+
+/// The score of a mate `plies` from the root. A mate too far for the search's mate scores
+/// still scores above every evaluation and below every mate it can count, the nearer the
+/// higher.
+fn win_score(plies: usize) -> i32 {
+    if plies < MAX_PLY {
+        mate_in(plies)
+    } else {
+        MATE_BOUND - 1 - (plies - MAX_PLY).min(1_000) as i32
+    }
+}
+
+/// How good a move is for the side that plays it, from the value of the position it leads
+/// to (for the side then to move): a faster win ranks higher, a slower loss higher.
+fn rank(after: Value) -> i64 {
+    match after {
+        Value::Loss(plies) => i64::from(u16::MAX) * 2 - i64::from(plies),
+        Value::Draw => 0,
+        Value::Win(plies) => -i64::from(u16::MAX) * 2 + i64::from(plies),
+    }
+}
+
+impl PartialEq for Tablebases {
+    /// The same tables: one set loaded once is shared, so sharing is sameness.
+    fn eq(&self, other: &Tablebases) -> bool {
+        Arc::ptr_eq(&self.tables, &other.tables)
+    }
+}
+
+impl fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Tablebases({} tables, up to {} men)",
+            self.tables.len(),
+            self.tables.most_men()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::mated_in;
+
+    fn tables(names: &[&str]) -> Tablebases {
+        let mut tables = Tables::with_threads(1);
+        for name in names {
+            tables.generate(name.parse().unwrap(), &mut |_| {});
+        }
+        Tablebases::new(tables)
+    }
+
+    #[test]
+    fn the_root_keeps_the_fastest_win_and_the_longest_defence() {
+        let tb = tables(&["KRK"]);
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+        assert_eq!(tb.probe(&pos), Some(Value::Win(3)));
+        let best = tb.best_moves(&pos, pos.legal_moves().as_slice()).unwrap();
+        // Mate in two: the chariot to the eighth rank, then to e8 or along it.
+        assert!(best.iter().all(|m| {
+            let mut after = pos.clone();
+            after.make_move(*m);
+            tb.probe(&after) == Some(Value::Loss(2))
+        }));
+        assert!(best.iter().any(|m| m.to_string() == "a0a8"), "{best:?}");
+        assert_eq!(tb.score(&pos, 4), Some(mate_in(7)));
+
+        // The defender keeps as far from the mate as it can.
+        let black = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1").unwrap();
+        assert_eq!(tb.probe(&black), Some(Value::Loss(4)));
+        let best = tb
+            .best_moves(&black, black.legal_moves().as_slice())
+            .unwrap();
+        for m in &best {
+            let mut after = black.clone();
+            after.make_move(*m);
+            assert_eq!(tb.probe(&after), Some(Value::Win(3)), "{m}");
+        }
+        assert_eq!(tb.score(&black, 1), Some(mated_in(5)));
+    }
+
+    #[test]
+    fn positions_beyond_the_tables_are_left_to_the_search() {
+        let tb = tables(&["KRK"]);
+        // Too many men, and a material set without a table.
+        assert_eq!(tb.probe(&Position::startpos()), None);
+        let two_chariots = Position::from_fen("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1").unwrap();
+        assert_eq!(tb.probe(&two_chariots), None);
+        assert_eq!(
+            tb.best_moves(&two_chariots, two_chariots.legal_moves().as_slice()),
+            None
+        );
+        // A draw keeps every drawing move: a lone cannon has no win.
+        let tb = tables(&["KCK"]);
+        let cannon = Position::from_fen("4k4/9/9/9/9/9/9/9/9/C2K5 w - - 0 1").unwrap();
+        assert_eq!(tb.score(&cannon, 3), Some(DRAW));
+        let moves = cannon.legal_moves();
+        assert_eq!(
+            tb.best_moves(&cannon, moves.as_slice()).unwrap().len(),
+            moves.len()
+        );
+    }
+
+    #[test]
+    fn a_mate_the_no_capture_limit_could_cut_is_left_to_the_search() {
+        let tb = tables(&["KRK"]);
+        // Mate in three plies, with 118 plies already played without a capture: the game
+        // is drawn first. With 117 the mate comes on the 120th ply, in time.
+        let late = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 118 80").unwrap();
+        assert_eq!(tb.probe(&late), Some(Value::Win(3)));
+        assert_eq!(tb.probe_within_rules(&late), None);
+        assert_eq!(tb.score(&late, 0), None);
+        assert_eq!(tb.best_moves(&late, late.legal_moves().as_slice()), None);
+        let in_time = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 117 80").unwrap();
+        assert_eq!(tb.score(&in_time, 0), Some(mate_in(3)));
+    }
+
+    #[test]
+    fn a_mate_too_far_to_count_still_outranks_every_evaluation() {
+        assert_eq!(win_score(MAX_PLY - 1), mate_in(MAX_PLY - 1));
+        assert_eq!(win_score(MAX_PLY), MATE_BOUND - 1);
+        assert!(win_score(MAX_PLY + 10) < win_score(MAX_PLY + 9));
+        assert!(win_score(MAX_PLY + 100_000) > 10_000);
+    }
+}

@@ -1,0 +1,134 @@
+//! The endgame tables against the engine's own search: on random positions of each table, a
+//! mate the search proves without the tables is one the table knows, no slower; a position
+//! the table calls a draw has no mate the search can prove; and with the tables the engine
+//! plays a table's fastest mate to its end.
+
+use xiangqi::{Color, Position};
+use xiangqi_engine::random::Rng;
+use xiangqi_engine::score::MATE_BOUND;
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, Tablebases};
+use xiangqi_tablebase::layout::Layout;
+use xiangqi_tablebase::{Material, Tables, Value};
+
+fn engine(tablebases: Option<Tablebases>) -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 8,
+        own_book: false,
+        seed: Some(1),
+        tablebases,
+        ..EngineOptions::default()
+    })
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// `count` random positions of `material`'s table that are legal and not yet over.
+fn random_positions(material: Material, count: usize, rng: &mut Rng) -> Vec<Position> {
+    let layout = Layout::new(material);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let index = rng.below(layout.size() as u64) as usize;
+        let side = if rng.below(2) == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let Some((pieces, len)) = layout.decode(index) else {
+            continue;
+        };
+        if let Some(pos) = Position::from_pieces(side, &pieces[..len]) {
+            if !pos.has_no_legal_move() {
+                positions.push(pos);
+            }
+        }
+    }
+    positions
+}
+
+#[test]
+fn every_mate_the_search_proves_is_in_the_tables() {
+    let mut tables = Tables::with_threads(1);
+    let sets = ["KRK", "KHK", "KPK", "KRKA", "KHKA", "KCAK", "KPKB"];
+    for name in sets {
+        tables.generate(name.parse().unwrap(), &mut |_| {});
+    }
+    let mut rng = Rng::new(39);
+    let mut engine = engine(None);
+    let mut mates = 0;
+    for name in sets {
+        for pos in random_positions(name.parse().unwrap(), 12, &mut rng) {
+            let value = tables.probe(&pos).expect("a table holds it");
+            engine.new_game();
+            let result = engine.search(SearchRequest::new(pos.clone(), depth(9)), |_| {});
+            let fen = pos.to_fen();
+            if result.score >= MATE_BOUND {
+                mates += 1;
+                let plies = (xiangqi_engine::score::MATE - result.score) as u16;
+                assert!(
+                    matches!(value, Value::Win(n) if n <= plies),
+                    "{fen}: the search mates in {plies} plies, the table says {value}"
+                );
+            } else if result.score <= -MATE_BOUND {
+                mates += 1;
+                assert!(
+                    matches!(value, Value::Loss(_)),
+                    "{fen}: the search is mated, the table says {value}"
+                );
+            } else {
+                // No mate within the search's reach: the table's mate, if any, is longer
+                // than the search could see, or the search's pruning hid it.
+                assert!(
+                    value == Value::Draw
+                        || matches!(value, Value::Win(n) | Value::Loss(n) if n > 2),
+                    "{fen}: the table's {value} is too near to miss"
+                );
+            }
+        }
+    }
+    assert!(mates >= 20, "only {mates} positions with a proven mate");
+}
+
+#[test]
+fn with_the_tables_the_engine_plays_the_fastest_mate_to_its_end() {
+    let mut tables = Tables::with_threads(1);
+    tables.generate("KHK".parse().unwrap(), &mut |_| {});
+    // A horse mates alone; a position at least nine plies from its mate.
+    let mut rng = Rng::new(7);
+    let (mut pos, dtm) = loop {
+        let pos = random_positions("KHK".parse().unwrap(), 1, &mut rng).remove(0);
+        if let Some(Value::Win(n)) = tables.probe(&pos) {
+            if n >= 9 {
+                break (pos, n);
+            }
+        }
+    };
+    let tb = Tablebases::new(tables);
+    let mut engine = engine(Some(tb.clone()));
+    let mut played: u16 = 0;
+    while !pos.has_no_legal_move() {
+        let before = tb.probe(&pos).unwrap();
+        let result = engine.search(SearchRequest::new(pos.clone(), depth(3)), |_| {});
+        let m = result.best_move.unwrap();
+        pos.make_move(m);
+        played += 1;
+        let after = tb.probe(&pos).unwrap();
+        // Each move keeps the value and brings the mate one ply nearer, whichever side moves.
+        match before {
+            Value::Win(n) => assert_eq!(after, Value::Loss(n - 1), "{m}"),
+            Value::Loss(n) => assert_eq!(after, Value::Win(n - 1), "{m}"),
+            Value::Draw => panic!("a draw in a won line"),
+        }
+        assert!(
+            played <= dtm,
+            "the mate takes longer than the table's {dtm} plies"
+        );
+    }
+    assert_eq!(played, dtm);
+    // Mated or stalemated: either loses in Xiangqi.
+    assert_eq!(tb.probe(&pos), Some(Value::Loss(0)));
+}
