@@ -1,11 +1,14 @@
-//! `xiangqi analyse [--fen FEN] [--moves M…] [--depth N | --movetime MS]`: a readable analysis.
+//! `xiangqi analyse [--fen FEN] [--moves M…] [--depth N | --movetime MS] [--tablebases DIR]`: a
+//! readable analysis.
 
 use anyhow::{bail, Result};
 use clap::Args;
+use std::io::Write as _;
+use std::path::PathBuf;
 use std::time::Duration;
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
-use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest};
+use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, Tablebases};
 use xiangqi_files::outln;
 
 /// Arguments of `analyse`.
@@ -29,6 +32,9 @@ pub struct AnalyseArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// A folder of endgame tables (`xiangqi tb generate`) for the search to probe.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
 }
 
 /// Renders a line of moves from `pos` as "炮二平五 马８进７ … (h2e2 h9g7 …)".
@@ -87,13 +93,33 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
     });
     let side = root.side_to_move();
     outln!("position {}  ({} to move)", root.to_fen(), side);
+    if let Some(dir) = &args.tablebases {
+        let (tablebases, refused) = Tablebases::read(dir)?;
+        for problem in &refused {
+            eprintln!("{problem}; that table is not used");
+        }
+        let (material, _) = xiangqi_tablebase::Material::of(&root);
+        match tablebases.probe(&root) {
+            Some(value) => outln!("tablebase {material}: {value}"),
+            None => outln!("tablebase: no table for {material}"),
+        }
+        engine.set_tablebases(Some(tablebases));
+    }
     let printer_root = root.clone();
     let mut request = SearchRequest::new(start, limits);
     request.moves = moves;
     let result = engine.search(request, move |info: &SearchInfo| {
         let nps = info.nodes * 1000 / (info.time.as_millis().max(1) as u64);
-        println!(
-            "depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}  {}",
+        let tbhits = if info.tbhits > 0 {
+            format!("  tbhits {}", info.tbhits)
+        } else {
+            String::new()
+        };
+        // A reader that has gone (`| head`) is no reason to stop the search with a panic; the
+        // result's own lines after it report the closed output.
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}{tbhits}  {}",
             info.depth,
             score_text(info.score),
             info.nodes,

@@ -1,15 +1,17 @@
 //! `xiangqi tb generate | probe`: build endgame tables into a folder, and look a position up
 //! in them (docs/TABLEBASES.md).
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::time::Instant;
-use xiangqi::Position;
+use xiangqi::{Color, Position};
+use xiangqi_engine::random::Rng;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
 use xiangqi_tablebase::folder::read_table;
-use xiangqi_tablebase::{Material, Tables};
+use xiangqi_tablebase::layout::Layout;
+use xiangqi_tablebase::{Material, Tables, Value};
 
 /// Arguments of `tb`.
 #[derive(Args)]
@@ -26,6 +28,9 @@ enum TbCommand {
     /// Print a position's value from the side to move's view: `win dtm N`, `loss dtm N` or
     /// `draw` (N in plies); exit 2 when its material has no table in the folder.
     Probe(ProbeArgs),
+    /// Print random positions of a table, one FEN a line with its value as a `#` comment:
+    /// openings for `xiangqi match` and test sets.
+    Sample(SampleArgs),
 }
 
 #[derive(Args)]
@@ -51,11 +56,41 @@ struct ProbeArgs {
     fen: String,
 }
 
+#[derive(Args)]
+struct SampleArgs {
+    /// The folder of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The material set, as `generate` takes it.
+    material: String,
+    /// How many positions.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// Only positions of this value for the side to move.
+    #[arg(long, value_enum)]
+    value: Option<Outcome>,
+    /// Only wins and losses at least this many plies from mate.
+    #[arg(long, default_value_t = 0)]
+    min_dtm: u16,
+    /// The seed: the same seed gives the same positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// A value without its distance, to choose positions by.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
 /// Runs `tb`.
 pub fn run(args: &TbArgs) -> Result<()> {
     match &args.command {
         TbCommand::Generate(a) => generate(a),
         TbCommand::Probe(a) => probe(a),
+        TbCommand::Sample(a) => sample(a),
     }
 }
 
@@ -119,5 +154,60 @@ fn probe(args: &ProbeArgs) -> Result<()> {
         .value(&pos, swapped)
         .context("the position has no entry in its table")?;
     outln!("{value}");
+    Ok(())
+}
+
+/// How many entries `sample` tries for each position asked for before it gives up: a filter
+/// that almost nothing passes ends with a message rather than running on.
+const SAMPLE_TRIES_EACH: usize = 100_000;
+
+fn sample(args: &SampleArgs) -> Result<()> {
+    let material: Material = args.material.parse().context("material")?;
+    let Some(table) = read_table(&args.dir, material)? else {
+        bail!(
+            "{material}: no table in {} (`xiangqi tb generate --dir {} {material}` builds it)",
+            args.dir.display(),
+            args.dir.display()
+        );
+    };
+    let layout = Layout::new(material);
+    let mut rng = Rng::new(args.seed);
+    let mut found = 0;
+    for _ in 0..args.count.saturating_mul(SAMPLE_TRIES_EACH) {
+        if found == args.count {
+            break;
+        }
+        let side = if rng.below(2) == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let Some((pieces, len)) = layout.decode(rng.below(layout.size() as u64) as usize) else {
+            continue;
+        };
+        let Some(pos) = Position::from_pieces(side, &pieces[..len]) else {
+            continue;
+        };
+        let Some(value) = table.value(&pos, false) else {
+            continue;
+        };
+        let (outcome, dtm) = match value {
+            Value::Win(n) => (Outcome::Win, n),
+            Value::Draw => (Outcome::Draw, u16::MAX),
+            Value::Loss(n) => (Outcome::Loss, n),
+        };
+        if pos.has_no_legal_move() || args.value.is_some_and(|v| v != outcome) || dtm < args.min_dtm
+        {
+            continue;
+        }
+        outln!("{}  # {value}", pos.to_fen());
+        found += 1;
+    }
+    if found < args.count {
+        bail!(
+            "only {found} of {} positions of {material} pass the filter",
+            args.count
+        );
+    }
     Ok(())
 }

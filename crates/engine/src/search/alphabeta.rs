@@ -345,6 +345,10 @@ impl Worker<'_> {
             return DRAW;
         }
         self.seldepth = self.seldepth.max(ply);
+        // A capture into an endgame table ends here with the table's exact score.
+        if let Some(score) = self.tablebase_score(ply) {
+            return score;
+        }
         let in_check = self.line.last().is_some_and(|r| r.check);
         if ply >= MAX_PLY - 2 {
             return if in_check { DRAW } else { self.evaluate() };

@@ -1,19 +1,19 @@
 //! Building tables: a material set's table needs the tables of every set a capture leads to,
-//! so those are built first. Within a table the values are found from the mates backwards:
-//! pass `n` decides the positions `n` plies from mate — a win when some move reaches a loss in
-//! `n − 1`, a loss when every move reaches a win and the longest is `n − 1`. What no pass
-//! decides is a draw.
+//! so those are built first. Within a table the values are found from the mates backwards
+//! ([`retro`]): a win when some move reaches a loss one ply nearer, a loss when every move
+//! reaches a win and the slowest is one ply nearer. What is never decided is a draw.
 //!
 //! The rules decide the end: a side without a legal move has lost (mate or stalemate), and
 //! with no chariot, horse, cannon or soldier left on the board the game is drawn. Perpetual
 //! check and chase are not judged yet: a position held only by checking or chasing forever
 //! reads as a draw.
 
+mod retro;
+
 use crate::layout::Layout;
 use crate::material::{Material, KINDS};
-use crate::value::{Code, Value, DRAW, ILLEGAL, UNKNOWN};
+use crate::value::{Code, Value, ILLEGAL};
 use std::collections::HashMap;
-use xiangqi::game::is_insufficient_material;
 use xiangqi::{Color, Position};
 
 /// The table of one material set: a value for every position, Red to move and Black to move.
@@ -225,46 +225,6 @@ fn position(layout: &Layout, side: Color, index: usize) -> Option<Position> {
     Position::from_pieces(side, &placed[..len])
 }
 
-/// The positions pass `plies` decides, as (side, entry, code), found by `threads` threads
-/// each taking a share of the entries. The table is only read during the pass and written
-/// after it, so the result does not depend on the number of threads.
-fn decide_pass(
-    table: &Table,
-    tables: &Tables,
-    plies: u16,
-    threads: usize,
-) -> Vec<(usize, usize, Code)> {
-    let size = table.layout.size();
-    let share = size.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..size)
-            .step_by(share)
-            .map(|first| {
-                scope.spawn(move || {
-                    let mut found = Vec::new();
-                    for side in Color::ALL {
-                        for index in first..(first + share).min(size) {
-                            if table.codes[side.index()][index] != UNKNOWN {
-                                continue;
-                            }
-                            let mut pos =
-                                position(&table.layout, side, index).expect("a decided entry");
-                            if let Some(value) = decide(table, tables, &mut pos, plies) {
-                                found.push((side.index(), index, value.code()));
-                            }
-                        }
-                    }
-                    found
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a generation thread does not panic"))
-            .collect()
-    })
-}
-
 fn build(material: Material, tables: &Tables, threads: usize) -> Table {
     let layout = Layout::new(material);
     let size = layout.size();
@@ -274,65 +234,8 @@ fn build(material: Material, tables: &Tables, threads: usize) -> Table {
         codes: [vec![ILLEGAL; size], vec![ILLEGAL; size]],
         longest: 0,
     };
-    // The ends the rules decide.
-    for side in Color::ALL {
-        for index in 0..size {
-            let Some(pos) = position(&table.layout, side, index) else {
-                continue;
-            };
-            table.codes[side.index()][index] = if pos.has_no_legal_move() {
-                Value::Loss(0).code()
-            } else if is_insufficient_material(&pos) {
-                DRAW
-            } else {
-                UNKNOWN
-            };
-        }
-    }
-    // A capture can lead to a mate as far away as the smaller tables' longest.
-    let deepest_below = after_captures(material)
-        .iter()
-        .filter_map(|m| tables.get(*m))
-        .map(Table::longest)
-        .max()
-        .unwrap_or(0);
-    let mut plies: u16 = 1;
-    loop {
-        let decided = decide_pass(&table, tables, plies, threads);
-        for &(side, index, code) in &decided {
-            table.codes[side][index] = code;
-        }
-        if !decided.is_empty() {
-            table.longest = plies;
-        } else if plies > deepest_below.saturating_add(1) {
-            break;
-        }
-        plies += 1;
-    }
-    for code in table.codes.iter_mut().flatten() {
-        if *code == UNKNOWN {
-            *code = DRAW;
-        }
-    }
+    retro::build(&mut table, tables, threads);
     table
-}
-
-/// The value of `pos` if it is decided at `plies` from mate: a win when a move reaches a loss
-/// `plies − 1` away, a loss when every move reaches a win and the longest is `plies − 1`.
-fn decide(table: &Table, tables: &Tables, pos: &mut Position, plies: u16) -> Option<Value> {
-    let mut all_win = true;
-    let mut longest_win = 0;
-    for m in pos.legal_moves().as_slice() {
-        let undo = pos.make_move(*m);
-        let code = child_code(table, tables, pos, undo.captured.is_some());
-        pos.unmake_move(*m, undo);
-        match Value::from_code(code) {
-            Some(Value::Loss(n)) if n + 1 == plies => return Some(Value::Win(plies)),
-            Some(Value::Win(n)) => longest_win = longest_win.max(n),
-            _ => all_win = false,
-        }
-    }
-    (all_win && longest_win + 1 == plies).then_some(Value::Loss(plies))
 }
 
 #[cfg(test)]

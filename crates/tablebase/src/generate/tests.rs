@@ -1,4 +1,5 @@
 use super::*;
+use xiangqi::game::is_insufficient_material;
 
 fn built(names: &[&str]) -> Tables {
     let mut tables = Tables::new();
@@ -111,6 +112,15 @@ fn a_lone_cannon_cannot_mate() {
 }
 
 #[test]
+fn a_cannon_with_an_advisor_for_a_screen_mates() {
+    let tables = built(&["KCAK"]);
+    let kcak: Material = "KCAK".parse().unwrap();
+    assert_consistent(&tables, kcak);
+    let [wins, _, _] = tables.get(kcak).unwrap().counts();
+    assert!(wins > 10_000, "{wins}");
+}
+
+#[test]
 fn a_soldier_on_the_last_rank_draws_and_one_before_the_palace_wins() {
     let tables = built(&["KPK"]);
     assert_consistent(&tables, "KPK".parse().unwrap());
@@ -130,6 +140,8 @@ fn the_tables_do_not_depend_on_the_number_of_threads() {
     three.generate(khka, &mut |_| {});
     let (a, b) = (one.get(khka).unwrap(), three.get(khka).unwrap());
     assert_eq!(a.codes(), b.codes());
+    // Captures both ways: the horse takes the advisor, the advisor the horse.
+    assert_consistent(&one, khka);
     assert_eq!(a.longest(), b.longest());
     assert!(
         a.longest() > 20,
