@@ -4,7 +4,7 @@
 //! Every folder runs one way: the game itself (`game`: the rules' game, players, clock,
 //! judgement) knows nothing of jobs, storage or JSON; `entry` adds the jobs' state (the
 //! computer's search, an analysis, a hint, a review), `game_file` reads and writes it as PGN,
-//! and the views (`view`, `summary`, `book_view`, `lab_view`) read it. Nothing here runs a
+//! and the views (`view`, `summary`, `book_view`, `tablebase_view`, `lab_view`) read it. Nothing here runs a
 //! thread or touches a disk, so the same code serves the web server (`xiangqi-web`) and a page
 //! with no server behind it (the engine in WebAssembly); time comes from
 //! [`xiangqi_engine::instant`], which works in both.
@@ -34,4 +34,5 @@ pub mod review;
 pub mod site_games;
 pub mod site_puzzles;
 pub mod summary;
+pub mod tablebase_view;
 pub mod view;

@@ -1,8 +1,8 @@
 //! The API for a page with no server behind it: the same routes and answers as the web
 //! server's, for the requests a page in the browser sends to its own worker.
 //!
-//! It answers the difficulty levels, a FEN checked, the opening book and the search laboratory
-//! itself, and hands the games' routes to the page's games ([`SiteGames`], kept in the
+//! It answers the difficulty levels, a FEN checked, the opening book, the endgame tables (there
+//! are none in the browser: the answer says so) and the search laboratory itself, and hands the games' routes to the page's games ([`SiteGames`], kept in the
 //! browser's storage by the host) and the puzzles' to their record, kept with the games. A laboratory run searches on the caller's thread
 //! (the worker's) within the laboratory's limits; a page stops one by ending its worker, so
 //! `cancel` has nothing to stop here.
@@ -55,6 +55,8 @@ fn route(method: &str, path: &str, body: &[u8], report: fn(&str)) -> Result<Stri
         ("GET", "levels") => json(&positions::levels()),
         ("POST", "fen") => json(&positions::check_fen(&read::<FenBody>(body)?)?),
         ("POST", "book") => json(&positions::book(&read::<FenBody>(body)?)?),
+        // No tables come with the page: they are built on a machine, and large.
+        ("POST", "tablebase") => json(&positions::tablebase(&read::<FenBody>(body)?, None)?),
         ("GET", "lab") => json(&lab_requests::info()),
         ("POST", "lab/run") => {
             let job = read::<RunBody>(body)?.check(None)?;
@@ -84,8 +86,8 @@ fn route(method: &str, path: &str, body: &[u8], report: fn(&str)) -> Result<Stri
         }
         (
             _,
-            "levels" | "fen" | "book" | "lab" | "lab/run" | "lab/tree" | "lab/eval" | "lab/cancel"
-            | "lab/progress",
+            "levels" | "fen" | "book" | "tablebase" | "lab" | "lab/run" | "lab/tree" | "lab/eval"
+            | "lab/cancel" | "lab/progress",
         ) => Err(ApiError::MethodNotAllowed),
         _ => Err(ApiError::NotFound("no such API route".into())),
     }
@@ -126,6 +128,17 @@ mod tests {
         let rows = run["rows"].as_array().unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0]["value"], rows[1]["value"], "{run}");
+        let (status, tb) = ask(
+            "POST",
+            "/api/tablebase",
+            r#"{"fen":"4k4/9/9/9/9/9/9/9/9/R2K5 w"}"#,
+        );
+        assert_eq!(status, 200, "{tb}");
+        assert_eq!(
+            (&tb["available"], &tb["found"]),
+            (&false.into(), &false.into())
+        );
+        assert_eq!(tb["material"], "KRK");
     }
 
     #[test]
@@ -135,6 +148,8 @@ mod tests {
             ("POST", "/api/levels", "", 405),
             ("POST", "/api/fen", "{", 400),
             ("POST", "/api/fen", r#"{"fen":"9/9 w"}"#, 400),
+            ("POST", "/api/tablebase", r#"{"fen":"9/9 w"}"#, 400),
+            ("GET", "/api/tablebase", "", 405),
             (
                 "POST",
                 "/api/lab/run",

@@ -1,13 +1,14 @@
 //! Answers about a position that need no game: the difficulty levels, a FEN checked for the
-//! editor, the opening book's moves there. The server's routes and a page with no server
+//! editor, the opening book's moves there, the endgame tables' value of it. The server's routes and a page with no server
 //! answer them with these same functions.
 
 use crate::book_view::{book_moves, BookMoveView};
 use crate::error::ApiError;
+use crate::tablebase_view::{tablebase_view, TablebaseView};
 use crate::view::{outcome_view, OutcomeView};
 use serde::{Deserialize, Serialize};
 use xiangqi::{FenError, Game, Position};
-use xiangqi_engine::Book;
+use xiangqi_engine::{Book, Tablebases};
 
 /// One difficulty level as the page lists it.
 #[derive(Serialize)]
@@ -75,6 +76,13 @@ pub struct FenBody {
 pub fn book(body: &FenBody) -> Result<Vec<BookMoveView>, ApiError> {
     let pos = parse_fen(&body.fen)?;
     Ok(book_moves(Book::builtin().as_deref(), &pos))
+}
+
+/// What the endgame tables say of a position (`POST /api/tablebase {"fen"}`): `tables` are
+/// the server's, `None` when it has none (and on a page with no server).
+pub fn tablebase(body: &FenBody, tables: Option<&Tablebases>) -> Result<TablebaseView, ApiError> {
+    let pos = parse_fen(&body.fen)?;
+    Ok(tablebase_view(tables, &pos))
 }
 
 /// A position checked for the editor (`POST /api/fen`).

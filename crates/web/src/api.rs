@@ -22,6 +22,7 @@
 //! | `GET /api/games/{id}/pgn?notation=` | the game as a PGN file |
 //! | `POST /api/fen` | `{fen}`: checks a position for the editor, and how a game from it ends |
 //! | `POST /api/book` | `{fen}`: the opening book's moves there, with weights and shares |
+//! | `POST /api/tablebase` | `{fen}`: the endgame tables' value there (`win`/`loss`/`draw`, plies and moves to mate) and every legal move's, best first; `available: false` when the server has no tables (see `super::tablebases`) |
 //! | `GET /api/levels` | the difficulty levels with their calibrated Elo |
 //! | `/api/lab/…` | the search laboratory (see `super::lab`) |
 //!
@@ -52,6 +53,7 @@ use xiangqi_play::job::JobKind;
 use xiangqi_play::keep::Keep;
 use xiangqi_play::positions::{self, FenBody, FenView, LevelView};
 use xiangqi_play::summary::Summary;
+use xiangqi_play::tablebase_view::TablebaseView;
 use xiangqi_play::view::{view, GameView};
 
 type Shared = State<Arc<AppState>>;
@@ -78,6 +80,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/games/{id}/pgn", get(export_pgn))
         .route("/fen", post(check_fen))
         .route("/book", post(book))
+        .route("/tablebase", post(tablebase))
         .route("/levels", get(levels))
 }
 
@@ -387,6 +390,15 @@ async fn levels() -> Json<Vec<LevelView>> {
 /// The opening book's moves for a position (`POST /api/book {"fen"}`).
 async fn book(ApiJson(body): ApiJson<FenBody>) -> Result<Json<Vec<BookMoveView>>, ApiError> {
     positions::book(&body).map(Json)
+}
+
+/// What the endgame tables say of a position (`POST /api/tablebase {"fen"}`): a probe of
+/// the tables in memory per legal move, quick enough for the runtime's thread.
+async fn tablebase(
+    State(state): Shared,
+    ApiJson(body): ApiJson<FenBody>,
+) -> Result<Json<TablebaseView>, ApiError> {
+    positions::tablebase(&body, state.pool.tablebases()).map(Json)
 }
 
 async fn check_fen(ApiJson(body): ApiJson<FenBody>) -> Result<Json<FenView>, ApiError> {

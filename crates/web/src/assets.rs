@@ -9,7 +9,7 @@ use axum::Router;
 use std::sync::Arc;
 
 /// `(path under /assets/, content type, content)`.
-const FILES: [(&str, &str, &str); 44] = [
+const FILES: [(&str, &str, &str); 45] = [
     ("js/clock.js", JS, include_str!("../page/js/clock.js")),
     ("style.css", "text/css", include_str!("../page/style.css")),
     (
@@ -53,6 +53,11 @@ const FILES: [(&str, &str, &str); 44] = [
     ),
     ("js/review.js", JS, include_str!("../page/js/review.js")),
     ("js/book.js", JS, include_str!("../page/js/book.js")),
+    (
+        "js/tablebase.js",
+        JS,
+        include_str!("../page/js/tablebase.js"),
+    ),
     ("js/study.js", JS, include_str!("../page/js/study.js")),
     ("js/movelist.js", JS, include_str!("../page/js/movelist.js")),
     ("js/dialogs.js", JS, include_str!("../page/js/dialogs.js")),

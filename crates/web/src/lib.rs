@@ -2,7 +2,8 @@
 //!
 //! [`app`] builds the whole router (tests drive it without a socket); [`serve`] binds it, prints
 //! the URL and opens the browser. Games live in `store::GameStore`, engine work in `search`;
-//! `server` runs the connections and `guard` decides who may talk to it; the page itself is in
+//! `server` runs the connections and `guard` decides who may talk to it; `tablebases` loads the
+//! endgame tables of the data directory for the engines and the API; the page itself is in
 //! `crates/web/page/` and embedded by `assets`.
 //!
 //! It serves the player and the student of the game and of search. The games themselves (their
@@ -25,6 +26,7 @@ mod server;
 mod state;
 mod store;
 mod stream;
+mod tablebases;
 #[cfg(test)]
 mod tests;
 
@@ -143,6 +145,9 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_open: bool,
     /// Where games are saved (default: $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi).
+    /// Endgame tables put in its folder `tablebases/` (`xiangqi tb generate --dir
+    /// DIR/tablebases KRK …`) are loaded at start: the analysis, hints and reviews use them,
+    /// and the page shows a position's value from them.
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// A host name the page may be opened under besides IP addresses and localhost (say

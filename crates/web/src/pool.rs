@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use xiangqi_engine::instant::Instant;
-use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult};
+use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchRequest, SearchResult, Tablebases};
 use xiangqi_play::entry::lock;
 use xiangqi_play::job::JobKind;
 use xiangqi_play::job_run::{Comparison, Order, Outcome};
@@ -55,6 +55,9 @@ pub struct SearchPool {
     waiting: Arc<AtomicUsize>,
     engines: Mutex<Vec<Idle>>,
     hash_mb: usize,
+    /// The endgame tables every engine probes (a full-strength search; the levels below it
+    /// play without them).
+    tablebases: Option<Tablebases>,
     /// See [`ABANDONED_AFTER`] (tests shorten it).
     abandoned_after: Duration,
 }
@@ -86,7 +89,16 @@ impl SearchPool {
     /// A pool that runs at most `slots` searches a person waits for and `slots` background
     /// searches at once, each with a `hash_mb` table.
     pub fn new(slots: usize, hash_mb: usize) -> Arc<SearchPool> {
-        SearchPool::with_abandon_time(slots, hash_mb, ABANDONED_AFTER)
+        SearchPool::with_tablebases(slots, hash_mb, None)
+    }
+
+    /// [`SearchPool::new`] whose engines probe `tablebases`.
+    pub fn with_tablebases(
+        slots: usize,
+        hash_mb: usize,
+        tablebases: Option<Tablebases>,
+    ) -> Arc<SearchPool> {
+        SearchPool::build(slots, hash_mb, tablebases, ABANDONED_AFTER)
     }
 
     /// [`SearchPool::new`] stopping unwatched background jobs after `abandoned_after`.
@@ -95,14 +107,29 @@ impl SearchPool {
         hash_mb: usize,
         abandoned_after: Duration,
     ) -> Arc<SearchPool> {
+        SearchPool::build(slots, hash_mb, None, abandoned_after)
+    }
+
+    fn build(
+        slots: usize,
+        hash_mb: usize,
+        tablebases: Option<Tablebases>,
+        abandoned_after: Duration,
+    ) -> Arc<SearchPool> {
         Arc::new(SearchPool {
             foreground: Arc::new(Semaphore::new(slots.max(1))),
             background: Arc::new(Semaphore::new(slots.max(1))),
             waiting: Arc::new(AtomicUsize::new(0)),
             engines: Mutex::new(Vec::new()),
             hash_mb,
+            tablebases,
             abandoned_after,
         })
+    }
+
+    /// The endgame tables the engines probe, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_ref()
     }
 
     /// How long a background job's game may go unwatched before the job is stopped.
@@ -157,6 +184,7 @@ impl SearchPool {
                 move_overhead: Duration::ZERO,
                 // Each job says whether it wants the book (see `Lease::use_book`).
                 own_book: false,
+                tablebases: self.tablebases.clone(),
                 ..EngineOptions::default()
             }),
         };
@@ -437,5 +465,38 @@ mod tests {
         drop(b);
         let a = pool.lease(JobKind::Hint, computer("a", 3)).await.unwrap();
         assert!(a.knows(&start), "game a lost its own engine to game b");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_pool_s_engines_probe_its_tables() {
+        let mut tables = xiangqi_tablebase::Tables::with_threads(1);
+        tables.generate("KRK".parse().unwrap(), &mut |_| {});
+        let tb = Tablebases::new(tables);
+        let pool = SearchPool::with_tablebases(1, 1, Some(tb.clone()));
+        assert_eq!(pool.tablebases(), Some(&tb));
+        let mut lease = pool.lease(JobKind::Analysis, Owner::Full).await.unwrap();
+        let engine = lease.engine.as_ref().unwrap();
+        assert_eq!(engine.options().tablebases.as_ref(), Some(&tb));
+
+        // A full-strength search of a chariot's ending counts the positions the table held.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let (cancel, paused) = (AtomicBool::new(false), AtomicBool::new(false));
+        let flags = JobFlags {
+            cancel: &cancel,
+            paused: &paused,
+        };
+        let hits = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let seen = Arc::clone(&hits);
+        let request = SearchRequest::new(pos, limits);
+        let found = lease.search(request, flags, move |info| {
+            seen.fetch_max(info.tbhits, Ordering::Relaxed);
+        });
+        assert!(found.is_some());
+        assert!(hits.load(Ordering::Relaxed) > 0);
+        assert!(SearchPool::new(1, 1).tablebases().is_none());
     }
 }

@@ -4,6 +4,7 @@ use super::lab_runs::LabRuns;
 use super::pool::SearchPool;
 use super::puzzle_book::PuzzleBook;
 use super::store::GameStore;
+use super::tablebases;
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -24,13 +25,16 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State with games saved under `data_dir` and at most `searches` searches at once.
+    /// State with games saved under `data_dir` and at most `searches` searches at once, whose
+    /// engines probe the endgame tables of `data_dir/tablebases/` when there are any (what
+    /// became of them is said on stderr, see `tablebases::load`).
     pub fn new(data_dir: &Path, searches: usize) -> Result<Arc<AppState>> {
         let games = GameStore::open(data_dir)
             .with_context(|| format!("cannot use the data directory {}", data_dir.display()))?;
+        let tables = tablebases::load(data_dir, &mut |line| eprintln!("xiangqi: {line}"));
         Ok(Arc::new(AppState {
             games,
-            pool: SearchPool::new(searches, ENGINE_HASH_MB),
+            pool: SearchPool::with_tablebases(searches, ENGINE_HASH_MB, tables),
             lab: Arc::default(),
             puzzles: PuzzleBook::open(data_dir),
         }))

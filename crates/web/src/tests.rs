@@ -9,6 +9,7 @@ mod limits;
 mod page;
 mod puzzles;
 mod study;
+mod tablebase;
 
 use super::{app, AppState};
 use axum::body::Body;

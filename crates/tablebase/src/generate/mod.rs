@@ -1,7 +1,7 @@
 //! Building tables: a material set's table needs the tables of every set a capture leads to,
 //! so those are built first. Within a table the values are found from the mates backwards
-//! ([`retro`]): a win when some move reaches a loss one ply nearer, a loss when every move
-//! reaches a win and the slowest is one ply nearer. What is never decided is a draw.
+//! (the `retro` module): a win when some move reaches a loss one ply nearer, a loss when every
+//! move reaches a win and the slowest is one ply nearer. What is never decided is a draw.
 //!
 //! The rules decide the end: a side without a legal move has lost (mate or stalemate), and
 //! with no chariot, horse, cannon or soldier left on the board the game is drawn. Perpetual

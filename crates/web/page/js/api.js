@@ -67,6 +67,8 @@ export const api = {
   },
   checkFen: (fen) => request('POST', '/api/fen', { fen }),
   checkBook: (fen) => request('POST', '/api/book', { fen }),
+  /** What the endgame tables say of a position (`available: false` where there are none). */
+  probeTablebase: (fen) => request('POST', '/api/tablebase', { fen }),
   levels: () => request('GET', '/api/levels'),
   /** The page leaves the game: its searches stop and a running clock pauses. */
   leave: (id) => (onSite

@@ -1,5 +1,6 @@
 // The position editor: place pieces, choose the side to move, check the position with the
-// server (which says why an impossible position is impossible), then play or analyse it.
+// server (which says why an impossible position is impossible) and, when it has endgame
+// tables, look the position up in them; then play or analyse it.
 
 import { Board, GLYPHS } from './board.js';
 import { charIcon } from './glyphs.js';
@@ -8,6 +9,7 @@ import { pieceSet, followPieceSet } from './piece-set.js';
 import { parseFen, buildFen, START_FEN } from './fen.js';
 import { api } from './api.js';
 import { ClockChoice } from './clock-choice.js';
+import { showTablebase } from './tablebase.js';
 import { t, fenRefusal, outcomeTitle, endReason } from './i18n.js';
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
@@ -101,9 +103,14 @@ export class Editor {
     const fen = this.fen();
     // Nothing can be started until the server has judged this position.
     this.setPlayable(false);
+    const tablebase = document.getElementById('editor-tablebase');
+    tablebase.hidden = true;
+    tablebase.dataset.fen = '';
     try {
       const result = await api.checkFen(fen);
       if (fen !== this.fen()) return;
+      // Only a position the rules accept is looked up; "no table" is said too.
+      showTablebase(tablebase, fen, true);
       if (result.outcome) {
         // The rules end a game from here at once: the side to move is mated or stalemated,
         // or neither side can attack.

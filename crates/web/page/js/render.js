@@ -6,6 +6,7 @@ import { parseFen } from './fen.js';
 import { t, endReason, outcomeTitle } from './i18n.js';
 import { renderReview } from './review.js';
 import { renderBook } from './book.js';
+import { showTablebase } from './tablebase.js';
 import { renderMoves, openingText } from './movelist.js';
 import { renderStudyTools, ensureLegal, nextPath, edit } from './study.js';
 import { $ } from './dom.js';
@@ -168,6 +169,8 @@ function renderAnalysis() {
   const box = $('analysis');
   box.hidden = !on;
   if (!on) return;
+  // The tables' verdict on the position analysed (the game's current one), when one holds it.
+  showTablebase($('tb-line'), app.game.fen);
   const a = app.game.analysis;
   if (!a) {
     $('an-depth').textContent = app.game.job ? '…' : '';
