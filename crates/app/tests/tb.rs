@@ -56,5 +56,17 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
         "{}",
         String::from_utf8_lossy(&damaged.stderr)
     );
+
+    // Generation goes on where it stopped: sound tables are kept, the damaged one built again.
+    let again = xiangqi(&["tb", "generate", "--dir", d, "KRK", "KPK"]);
+    assert!(again.status.success());
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("KK: in "), "{said}");
+    assert!(said.contains("KRK.xqtb: refused"), "{said}");
+    assert!(said.contains("1 tables built"), "{said}");
+    assert_eq!(
+        stdout(&probe("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")),
+        "win dtm 3"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,7 @@
 //! Tables in a folder: one file per material set, named after it (`KRKAABB.xqtb`). The
 //! generator reads what is already there, and the engine and the GUI load a whole folder.
 
-use crate::file::{file_name, FileError};
+use crate::file::{check, file_name, FileError};
 use crate::generate::{Table, Tables};
 use crate::material::{Material, MaterialError};
 use std::path::{Path, PathBuf};
@@ -51,7 +51,8 @@ pub fn read_table(dir: &Path, material: Material) -> Result<Option<Table>, Folde
     read_file(&dir.join(file_name(material)), material)
 }
 
-fn read_file(path: &Path, material: Material) -> Result<Option<Table>, FolderError> {
+/// The table of `material` in the file at `path`: `None` when there is no such file.
+pub(crate) fn read_file(path: &Path, material: Material) -> Result<Option<Table>, FolderError> {
     let bytes = match reading::read(path, MAX_TABLE_FILE_LEN) {
         Ok(bytes) => bytes,
         Err(e) if e.is_not_found() => return Ok(None),
@@ -74,8 +75,9 @@ pub struct Folder {
     pub refused: Vec<FolderError>,
 }
 
-/// Reads every `*.xqtb` file of `dir`. The tables take their memory in full (two bytes a
-/// position); a folder that cannot be listed is an error, a bad file only a refusal.
+/// Checks every `*.xqtb` file of `dir` (its header and checksum) and holds the sound ones, to
+/// be read into memory when first probed (two bytes a position and side to move). A folder
+/// that cannot be listed is an error, a bad file only a refusal.
 pub fn read_folder(dir: &Path) -> Result<Folder, FolderError> {
     let list = |error| FolderError::List {
         path: dir.to_owned(),
@@ -103,9 +105,16 @@ pub fn read_folder(dir: &Path) -> Result<Folder, FolderError> {
                 continue;
             }
         };
-        match read_file(&path, material) {
-            Ok(Some(table)) => folder.tables.insert(table),
-            Ok(None) => {}
+        let checked = reading::read(&path, MAX_TABLE_FILE_LEN)
+            .map_err(FolderError::from)
+            .and_then(|bytes| {
+                check(material, &bytes).map_err(|error| FolderError::Refused {
+                    path: path.clone(),
+                    error,
+                })
+            });
+        match checked {
+            Ok(()) => folder.tables.insert_on_disk(material, path),
             Err(e) => folder.refused.push(e),
         }
     }
@@ -140,6 +149,11 @@ mod tests {
         let folder = read_folder(&dir).unwrap();
         let held: Vec<String> = folder.tables.materials().map(|m| m.to_string()).collect();
         assert_eq!(held, ["KK"]);
+        // Read from its file only when first asked for.
+        let kk: Material = "KK".parse().unwrap();
+        assert!(!folder.tables.is_loaded(kk));
+        assert!(folder.tables.get(kk).is_some());
+        assert!(folder.tables.is_loaded(kk));
         assert_eq!(folder.tables.most_men(), 2);
         let refused: Vec<String> = folder.refused.iter().map(|e| e.to_string()).collect();
         assert_eq!(refused.len(), 2, "{refused:?}");

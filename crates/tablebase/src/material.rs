@@ -220,6 +220,50 @@ pub enum MaterialError {
     },
 }
 
+/// Every army of exactly `pieces` pieces besides the general, each kind at most as many
+/// times as a side has it.
+fn armies(pieces: usize) -> Vec<Army> {
+    let mut all = vec![(Army::default(), 0usize)];
+    for kind in KINDS {
+        all = all
+            .into_iter()
+            .flat_map(|(army, placed)| {
+                (0..=most(kind) as usize)
+                    .take_while(move |n| placed + n <= pieces)
+                    .map(move |n| {
+                        let mut counts = army.counts;
+                        counts[kind.index()] = n as u8;
+                        (Army { counts }, placed + n)
+                    })
+            })
+            .collect();
+    }
+    all.into_iter()
+        .filter(|&(_, placed)| placed == pieces)
+        .map(|(army, _)| army)
+        .collect()
+}
+
+/// Every material set of at most `men` men, generals included, each once, the fewest men
+/// first and then by name.
+pub fn every_set(men: usize) -> Vec<Material> {
+    let mut sets = Vec::new();
+    for total in 0..=men.saturating_sub(2) {
+        for first in 0..=total {
+            for a in armies(first) {
+                for b in armies(total - first) {
+                    let (material, _) = Material::of_armies(a, b);
+                    if !sets.contains(&material) {
+                        sets.push(material);
+                    }
+                }
+            }
+        }
+    }
+    sets.sort_by_cached_key(|m| (m.men(), m.to_string()));
+    sets
+}
+
 fn read_army(text: &str) -> Result<Army, MaterialError> {
     let mut counts = [0u8; 7];
     for c in text.chars() {
@@ -272,6 +316,30 @@ mod tests {
         assert_eq!(m.men(), 7);
         assert_eq!(m.strong.count(PieceKind::Chariot), 1);
         assert_eq!(m.weak.count(PieceKind::Elephant), 2);
+    }
+
+    #[test]
+    fn every_set_of_up_to_five_men_is_listed_once() {
+        let sets = every_set(5);
+        // Two men: 1 set; three: 6; four: 21 with both pieces on one side and 21 pairs of
+        // one each; five: 51 with three on one side (56 choices of three kinds, less the five
+        // triples of a kind a side has two of) and 21 · 6 with two against one.
+        assert_eq!(every_set(2).len(), 1);
+        assert_eq!(every_set(3).len(), 1 + 6);
+        assert_eq!(every_set(4).len(), 1 + 6 + 42);
+        let names: Vec<String> = sets.iter().map(|m| m.to_string()).collect();
+        for name in ["KK", "KRK", "KRKR", "KHKA", "KRPKR", "KAABK", "KCCPK"] {
+            assert!(names.contains(&name.to_string()), "{name}");
+        }
+        assert!(sets.iter().all(|m| m.men() <= 5));
+        let mut unique = names.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        // Each reads back as written: every name is the stronger side first.
+        for name in &names {
+            assert_eq!(&name.parse::<Material>().unwrap().to_string(), name);
+        }
+        assert_eq!(sets.len(), 1 + 6 + 42 + 51 + 126);
     }
 
     #[test]

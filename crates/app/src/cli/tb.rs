@@ -10,6 +10,7 @@ use xiangqi_engine::random::Rng;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
 use xiangqi_tablebase::folder::read_table;
+use xiangqi_tablebase::generate::{after_captures, default_set, needed};
 use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Tables, Value};
 
@@ -22,8 +23,8 @@ pub struct TbArgs {
 
 #[derive(Subcommand)]
 enum TbCommand {
-    /// Build the tables of material sets (and of every set a capture leads to) into a folder;
-    /// tables already there are read, not built again.
+    /// Build the tables of material sets (and of every set a capture leads to) into a folder,
+    /// or the default set; sound tables already there are kept, so a stopped run goes on.
     Generate(GenerateArgs),
     /// Print a position's value from the side to move's view: `win dtm N`, `loss dtm N` or
     /// `draw` (N in plies); exit 2 when its material has no table in the folder.
@@ -39,7 +40,7 @@ struct GenerateArgs {
     #[arg(long)]
     dir: PathBuf,
     /// Material sets as the literature writes them, the stronger side first: `KRK`, `KHPKA`.
-    #[arg(required = true)]
+    /// None: the default set (every set of up to five men, and KRKAABB and KRKHAA).
     material: Vec<String>,
     /// Threads that build each table (default: every core).
     #[arg(long)]
@@ -95,47 +96,73 @@ pub fn run(args: &TbArgs) -> Result<()> {
 }
 
 fn generate(args: &GenerateArgs) -> Result<()> {
-    let wanted = args
-        .material
-        .iter()
-        .map(|name| name.parse::<Material>().with_context(|| name.clone()))
-        .collect::<Result<Vec<Material>>>()?;
+    let wanted = if args.material.is_empty() {
+        default_set()
+    } else {
+        args.material
+            .iter()
+            .map(|name| name.parse::<Material>().with_context(|| name.clone()))
+            .collect::<Result<Vec<Material>>>()?
+    };
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
-    let mut tables = match args.threads {
-        Some(n) => Tables::with_threads(n),
-        None => Tables::new(),
-    };
+    // Every table needed, each once, those a capture leads to before the tables that need them.
+    let mut order: Vec<Material> = Vec::new();
     for &material in &wanted {
-        // Tables on disk are read first, so that only what is missing is built.
-        for sub in xiangqi_tablebase::generate::needed(material) {
-            if tables.get(sub).is_none() {
-                if let Some(table) = read_table(&args.dir, sub)? {
-                    tables.insert(table);
-                }
+        for sub in needed(material) {
+            if !order.contains(&sub) {
+                order.push(sub);
             }
-        }
-        let mut started = Instant::now();
-        let mut failure = None;
-        tables.generate(material, &mut |table| {
-            let path = args.dir.join(file_name(table.material()));
-            if let Err(e) = disk::replace(&path, &table.to_bytes()) {
-                failure.get_or_insert(anyhow::anyhow!("{}: {e}", path.display()));
-            }
-            let [wins, draws, losses] = table.counts();
-            eprintln!(
-                "{}: {wins} wins, {draws} draws, {losses} losses (side to move), longest mate {} plies, {:.1} s",
-                table.material(),
-                table.longest(),
-                started.elapsed().as_secs_f64()
-            );
-            // Each table's own time: the next starts now.
-            started = Instant::now();
-        });
-        if let Some(e) = failure {
-            return Err(e);
         }
     }
+    order.sort_by_key(|m| m.men());
+    let all_started = Instant::now();
+    let (mut built, mut bytes) = (0, 0u64);
+    for (n, &material) in order.iter().enumerate() {
+        let step = format!("[{}/{}] {material}", n + 1, order.len());
+        let path = args.dir.join(file_name(material));
+        // A sound table already there is kept: an interrupted run goes on where it stopped.
+        match read_table(&args.dir, material) {
+            Ok(Some(_)) => {
+                eprintln!("{step}: in {} already", args.dir.display());
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("{step}: {e}; building it again"),
+        }
+        let mut tables = match args.threads {
+            Some(n) => Tables::with_threads(n),
+            None => Tables::new(),
+        };
+        for sub in after_captures(material) {
+            let table = read_table(&args.dir, sub)?
+                .with_context(|| format!("{sub} was to be built before {material}"))?;
+            tables.insert(table);
+        }
+        let started = Instant::now();
+        let mut written = Ok(0);
+        tables.generate(material, &mut |table| {
+            let file = table.to_bytes();
+            written = disk::replace(&path, &file)
+                .map(|()| file.len() as u64)
+                .with_context(|| path.display().to_string());
+        });
+        let size = written?;
+        let table = tables.get(material).context("the table just built")?;
+        let [wins, draws, losses] = table.counts();
+        eprintln!(
+            "{step}: {wins} wins, {draws} draws, {losses} losses (side to move), longest mate {} plies, {size} bytes, {:.1} s",
+            table.longest(),
+            started.elapsed().as_secs_f64()
+        );
+        built += 1;
+        bytes += size;
+    }
+    eprintln!(
+        "{built} tables built ({bytes} bytes), {} already there, {:.1} s",
+        order.len() - built,
+        all_started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -14,6 +14,8 @@ use crate::layout::Layout;
 use crate::material::{Material, KINDS};
 use crate::value::{Code, Value, ILLEGAL};
 use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use xiangqi::{Color, Position};
 
 /// The table of one material set: a value for every position, Red to move and Black to move.
@@ -93,10 +95,31 @@ impl Table {
 
 /// Tables by material set, and the threads that build more.
 pub struct Tables {
-    tables: HashMap<Material, Table>,
+    tables: HashMap<Material, Held>,
     threads: usize,
     /// The most men (generals included) of any table held.
     most_men: usize,
+}
+
+/// A table held: built or read already, or known on disk and read when first asked for.
+enum Held {
+    Ready(Table),
+    OnDisk {
+        path: PathBuf,
+        /// Read once, by the first thread that asks; `None` if the file no longer reads.
+        table: OnceLock<Option<Table>>,
+    },
+}
+
+impl Held {
+    fn table(&self, material: Material) -> Option<&Table> {
+        match self {
+            Held::Ready(table) => Some(table),
+            Held::OnDisk { path, table } => table
+                .get_or_init(|| crate::folder::read_file(path, material).ok().flatten())
+                .as_ref(),
+        }
+    }
 }
 
 impl Default for Tables {
@@ -142,22 +165,44 @@ impl Tables {
         self.tables.keys().copied()
     }
 
-    /// The table of `material`, if built.
+    /// The table of `material`, if held (a table on disk is read now if it was not yet).
     pub fn get(&self, material: Material) -> Option<&Table> {
-        self.tables.get(&material)
+        self.tables.get(&material)?.table(material)
     }
 
-    /// The value of `pos` for its side to move, if its material's table is built.
+    /// Whether the table of `material` is in memory (built, or read since it was asked for).
+    pub fn is_loaded(&self, material: Material) -> bool {
+        match self.tables.get(&material) {
+            Some(Held::Ready(_)) => true,
+            Some(Held::OnDisk { table, .. }) => table.get().is_some_and(Option::is_some),
+            None => false,
+        }
+    }
+
+    /// The value of `pos` for its side to move, if its material's table is held.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
         let (material, swapped) = Material::of(pos);
-        let table = self.tables.get(&material)?;
+        let table = self.get(material)?;
         Value::from_code(table.code(pos, swapped))
     }
 
-    /// Adds a table read from a file.
+    /// Adds a table built or read from a file.
     pub fn insert(&mut self, table: Table) {
         self.most_men = self.most_men.max(table.material().men());
-        self.tables.insert(table.material(), table);
+        self.tables.insert(table.material(), Held::Ready(table));
+    }
+
+    /// Adds the table of `material` in the file at `path` (checked already), to be read when
+    /// first asked for: a folder of tables costs memory only for those a game reaches.
+    pub(crate) fn insert_on_disk(&mut self, material: Material, path: PathBuf) {
+        self.most_men = self.most_men.max(material.men());
+        self.tables.insert(
+            material,
+            Held::OnDisk {
+                path,
+                table: OnceLock::new(),
+            },
+        );
     }
 
     /// Builds the table of `material` and, first, of every set a capture leads to; `progress`
@@ -189,8 +234,23 @@ pub fn needed(material: Material) -> Vec<Material> {
     all
 }
 
-/// The material sets one capture leads to.
-fn after_captures(material: Material) -> Vec<Material> {
+/// The practical endings of more than five men in the default set: 车 vs 士象全 (a chariot
+/// against two advisors and two elephants) and 车 vs 马双士 (against a horse and two advisors).
+pub const PRACTICAL_ENDINGS: [&str; 2] = ["KRKAABB", "KRKHAA"];
+
+/// The tables `xiangqi tb generate` builds when given none: every material set of up to five
+/// men, then [`PRACTICAL_ENDINGS`].
+pub fn default_set() -> Vec<Material> {
+    let mut sets = crate::material::every_set(5);
+    sets.extend(PRACTICAL_ENDINGS.iter().map(|name| {
+        name.parse::<Material>()
+            .expect("a practical ending's name reads")
+    }));
+    sets
+}
+
+/// The material sets one capture leads to: the tables `material`'s table looks up.
+pub fn after_captures(material: Material) -> Vec<Material> {
     let mut subs = Vec::new();
     for (taken, other) in [
         (material.strong, material.weak),
