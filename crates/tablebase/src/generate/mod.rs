@@ -268,12 +268,9 @@ pub fn after_captures(material: Material) -> Vec<Material> {
     subs
 }
 
-/// The value of the position after a move, for the side then to move: from this table's codes
-/// after a quiet move, from a smaller table after a capture.
-fn child_code(table: &Table, tables: &Tables, child: &Position, captured: bool) -> Code {
-    if !captured {
-        return table.code(child, false);
-    }
+/// The value of the position after a capture, for the side then to move, from the smaller
+/// table the capture leads to.
+fn capture_code(tables: &Tables, child: &Position) -> Code {
     let (material, swapped) = Material::of(child);
     tables
         .get(material)

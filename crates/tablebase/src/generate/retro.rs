@@ -22,7 +22,7 @@
 //! moves runs on the threads; the counts and values are written by one thread afterwards, in
 //! a fixed order, so the table does not depend on the number of threads.
 
-use super::{child_code, Table, Tables};
+use super::{capture_code, Table, Tables};
 use crate::layout::{Layout, Placement};
 use crate::value::{Code, Value, DRAW, ILLEGAL, UNKNOWN};
 use xiangqi::game::is_insufficient_material;
@@ -60,35 +60,16 @@ pub(super) fn build(table: &mut Table, tables: &Tables, threads: usize) {
 
     // 1. The start.
     for side in Color::ALL {
-        for (first, starts) in start_shares(table, tables, side, threads) {
-            for (offset, start) in starts.into_iter().enumerate() {
-                let index = first + offset;
-                let decided = |tentative| Decided {
-                    side,
-                    index: index as u32,
-                    tentative,
-                };
-                match start {
-                    Start::Code(code) => {
-                        table.codes[side.index()][index] = code;
-                        if code == Value::Loss(0).code() {
-                            schedule(&mut by_distance, 0, decided(false));
-                        }
-                    }
-                    Start::Open { state, capture_win } => {
-                        table.codes[side.index()][index] = UNKNOWN;
-                        open[side.index()][index] = state;
-                        if let Some(plies) = capture_win {
-                            schedule(&mut by_distance, plies, decided(true));
-                        } else if state.left == 0 {
-                            // Every move is a capture that loses.
-                            let plies = state.slowest_losing_capture + 1;
-                            table.codes[side.index()][index] = Value::Loss(plies).code();
-                            schedule(&mut by_distance, plies, decided(false));
-                        }
-                    }
-                }
-            }
+        let found = start_side(
+            &table.layout,
+            tables,
+            side,
+            &mut table.codes[side.index()],
+            &mut open[side.index()],
+            threads,
+        );
+        for (plies, decided) in found {
+            schedule(&mut by_distance, plies, decided);
         }
     }
 
@@ -167,37 +148,70 @@ enum Start {
     },
 }
 
-/// The start of every entry of `side`, by ranges of entries shared among the threads: each
-/// range's first entry and its entries' starts, in order.
-fn start_shares(
-    table: &Table,
+/// The start of every entry of `side`: each entry's code and open state written in place, by
+/// ranges of entries shared among the threads. Returns the positions already decided at some
+/// distance (lost without a move or by captures only, won by a capture), in entry order.
+fn start_side(
+    layout: &Layout,
     tables: &Tables,
     side: Color,
+    codes: &mut [Code],
+    open: &mut [Open],
     threads: usize,
-) -> Vec<(usize, Vec<Start>)> {
-    let size = table.layout.size();
-    let share = size.div_ceil(threads.max(1)).max(1);
+) -> Vec<(u16, Decided)> {
+    let share = codes.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..size)
-            .step_by(share)
-            .map(|first| {
+        let workers: Vec<_> = codes
+            .chunks_mut(share)
+            .zip(open.chunks_mut(share))
+            .enumerate()
+            .map(|(n, (codes, open))| {
                 scope.spawn(move || {
-                    let starts = (first..(first + share).min(size))
-                        .map(|index| start(table, tables, side, index))
-                        .collect();
-                    (first, starts)
+                    let first = n * share;
+                    let mut found = Vec::new();
+                    for (offset, (code, state)) in codes.iter_mut().zip(open).enumerate() {
+                        let decided = |tentative| Decided {
+                            side,
+                            index: (first + offset) as u32,
+                            tentative,
+                        };
+                        match start(layout, tables, side, first + offset) {
+                            Start::Code(c) => {
+                                *code = c;
+                                if c == Value::Loss(0).code() {
+                                    found.push((0, decided(false)));
+                                }
+                            }
+                            Start::Open {
+                                state: s,
+                                capture_win,
+                            } => {
+                                *code = UNKNOWN;
+                                *state = s;
+                                if let Some(plies) = capture_win {
+                                    found.push((plies, decided(true)));
+                                } else if s.left == 0 {
+                                    // Every move is a capture that loses.
+                                    let plies = s.slowest_losing_capture + 1;
+                                    *code = Value::Loss(plies).code();
+                                    found.push((plies, decided(false)));
+                                }
+                            }
+                        }
+                    }
+                    found
                 })
             })
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().expect("a generation thread does not panic"))
+            .flat_map(|w| w.join().expect("a generation thread does not panic"))
             .collect()
     })
 }
 
-fn start(table: &Table, tables: &Tables, side: Color, index: usize) -> Start {
-    let Some(mut pos) = super::position(&table.layout, side, index) else {
+fn start(layout: &Layout, tables: &Tables, side: Color, index: usize) -> Start {
+    let Some(mut pos) = super::position(layout, side, index) else {
         return Start::Code(ILLEGAL);
     };
     let moves = pos.legal_moves();
@@ -215,7 +229,7 @@ fn start(table: &Table, tables: &Tables, side: Color, index: usize) -> Start {
             continue;
         }
         let undo = pos.make_move(m);
-        let code = child_code(table, tables, &pos, true);
+        let code = capture_code(tables, &pos);
         pos.unmake_move(m, undo);
         match Value::from_code(code) {
             Some(Value::Loss(n)) => {

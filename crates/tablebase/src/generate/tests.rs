@@ -121,6 +121,15 @@ fn a_cannon_with_an_advisor_for_a_screen_mates() {
 }
 
 #[test]
+fn a_chariot_beats_two_advisors_counted_as_a_pair() {
+    let tables = built(&["KRKAA"]);
+    let krkaa: Material = "KRKAA".parse().unwrap();
+    assert_consistent(&tables, krkaa);
+    // Two advisors stand on 10 pairs of their 5 points.
+    assert_eq!(tables.get(krkaa).unwrap().size(), 6 * 9 * 90 * 10);
+}
+
+#[test]
 fn a_soldier_on_the_last_rank_draws_and_one_before_the_palace_wins() {
     let tables = built(&["KPK"]);
     assert_consistent(&tables, "KPK".parse().unwrap());
