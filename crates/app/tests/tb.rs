@@ -24,6 +24,14 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
     for name in ["KK", "KRK", "KPK"] {
         assert!(dir.join(format!("{name}.xqtb")).is_file(), "{name}");
     }
+    let verified = xiangqi(&["tb", "verify", "--dir", d]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stderr));
+    assert!(
+        stdout(&verified).starts_with("3 tables, "),
+        "{}",
+        stdout(&verified)
+    );
+    assert!(stdout(&verified).contains("every value agrees with its moves"));
     let probe = |fen: &str| xiangqi(&["tb", "probe", "--dir", d, "--fen", fen]);
     // The engine finds the same mates: a0a8, then the chariot mates on e8 (mate in 2, 3 plies).
     assert_eq!(

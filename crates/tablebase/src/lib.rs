@@ -7,7 +7,8 @@
 //! - [`value`]: what a table stores for one position;
 //! - [`generate`]: building the tables of a material set and of every set a capture leads to;
 //! - [`mod@file`]: a table as a checksummed file;
-//! - [`folder`]: the tables of a folder, one file per material set.
+//! - [`folder`]: the tables of a folder, one file per material set;
+//! - [`verify`]: a built table checked forwards, position by position, against its moves.
 //!
 //! What is not here yet (docs/TABLEBASES.md): the perpetual-check and chase rules (a position
 //! that only an endless check or chase holds counts as a draw), the 120-ply rule and compressed
@@ -19,6 +20,7 @@ pub mod generate;
 pub mod layout;
 pub mod material;
 pub mod value;
+pub mod verify;
 
 pub use file::FileError;
 pub use generate::{Table, Tables};

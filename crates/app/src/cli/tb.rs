@@ -9,7 +9,7 @@ use xiangqi::{Color, Position};
 use xiangqi_engine::random::Rng;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
-use xiangqi_tablebase::folder::read_table;
+use xiangqi_tablebase::folder::{read_folder, read_table};
 use xiangqi_tablebase::generate::{after_captures, default_set, needed};
 use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Tables, Value};
@@ -32,6 +32,21 @@ enum TbCommand {
     /// Print random positions of a table, one FEN a line with its value as a `#` comment:
     /// openings for `xiangqi match` and test sets.
     Sample(SampleArgs),
+    /// Check tables forwards, position by position: every stored value must be what the
+    /// position's moves make it (exit 1 at the first that is not).
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The folder of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The material sets to check (default: every table in the folder, smallest first).
+    material: Vec<String>,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -40,7 +55,8 @@ struct GenerateArgs {
     #[arg(long)]
     dir: PathBuf,
     /// Material sets as the literature writes them, the stronger side first: `KRK`, `KHPKA`.
-    /// None: the default set (every set of up to five men, and KRKAABB and KRKHAA).
+    /// None: the default set (every set of up to five men, KRKAABB, KRKHAA, KHPKAABB and
+    /// KCPKAABB).
     material: Vec<String>,
     /// Threads that build each table (default: every core).
     #[arg(long)]
@@ -92,6 +108,7 @@ pub fn run(args: &TbArgs) -> Result<()> {
         TbCommand::Generate(a) => generate(a),
         TbCommand::Probe(a) => probe(a),
         TbCommand::Sample(a) => sample(a),
+        TbCommand::Verify(a) => verify(a),
     }
 }
 
@@ -236,5 +253,59 @@ fn sample(args: &SampleArgs) -> Result<()> {
             args.count
         );
     }
+    Ok(())
+}
+
+fn verify(args: &VerifyArgs) -> Result<()> {
+    let folder = read_folder(&args.dir)?;
+    for problem in &folder.refused {
+        eprintln!("{problem}");
+    }
+    if !folder.refused.is_empty() {
+        bail!(
+            "{} files in {} are refused",
+            folder.refused.len(),
+            args.dir.display()
+        );
+    }
+    let mut wanted = if args.material.is_empty() {
+        folder.tables.materials().collect::<Vec<_>>()
+    } else {
+        args.material
+            .iter()
+            .map(|name| name.parse::<Material>().with_context(|| name.clone()))
+            .collect::<Result<Vec<Material>>>()?
+    };
+    wanted.sort_by_cached_key(|m| (m.men(), m.to_string()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let all_started = Instant::now();
+    let mut positions = 0;
+    for (n, &material) in wanted.iter().enumerate() {
+        let started = Instant::now();
+        // Only the table and those its captures lead to are held, so memory stays that of one
+        // table and its neighbours however many are checked.
+        let mut tables = Tables::with_threads(threads);
+        for m in std::iter::once(material).chain(after_captures(material)) {
+            let table = read_table(&args.dir, m)?
+                .with_context(|| format!("{m}: no table in {}", args.dir.display()))?;
+            tables.insert(table);
+        }
+        let checked = xiangqi_tablebase::verify::verify(&tables, material, threads)
+            .with_context(|| format!("{material}"))?;
+        positions += checked;
+        eprintln!(
+            "[{}/{}] {material}: {checked} positions agree with their moves, {:.1} s",
+            n + 1,
+            wanted.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    outln!(
+        "{} tables, {positions} positions, every value agrees with its moves ({:.1} s)",
+        wanted.len(),
+        all_started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -60,6 +60,11 @@ impl Table {
         counts
     }
 
+    /// Where the pieces may stand, and the entries' order.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     /// The stored codes, Red to move then Black to move.
     pub(crate) fn codes(&self) -> &[Vec<Code>; 2] {
         &self.codes
@@ -234,9 +239,11 @@ pub fn needed(material: Material) -> Vec<Material> {
     all
 }
 
-/// The practical endings of more than five men in the default set: 车 vs 士象全 (a chariot
-/// against two advisors and two elephants) and 车 vs 马双士 (against a horse and two advisors).
-pub const PRACTICAL_ENDINGS: [&str; 2] = ["KRKAABB", "KRKHAA"];
+/// The practical endings of more than five men in the default set: a chariot against two
+/// advisors and two elephants (车 vs 士象全), against a horse and two advisors (车 vs 马双士),
+/// and a horse or a cannon with a soldier against two advisors and two elephants (马兵 vs
+/// 士象全, 炮兵 vs 士象全).
+pub const PRACTICAL_ENDINGS: [&str; 4] = ["KRKAABB", "KRKHAA", "KHPKAABB", "KCPKAABB"];
 
 /// The tables `xiangqi tb generate` builds when given none: every material set of up to five
 /// men, then [`PRACTICAL_ENDINGS`].
@@ -277,7 +284,8 @@ fn capture_code(tables: &Tables, child: &Position) -> Code {
         .map_or(ILLEGAL, |sub| sub.code(child, swapped))
 }
 
-fn position(layout: &Layout, side: Color, index: usize) -> Option<Position> {
+/// The position of entry `index` with `side` to move, if it is one.
+pub(crate) fn position(layout: &Layout, side: Color, index: usize) -> Option<Position> {
     let (placed, len) = layout.decode(index)?;
     Position::from_pieces(side, &placed[..len])
 }

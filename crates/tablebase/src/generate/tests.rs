@@ -1,5 +1,4 @@
 use super::*;
-use xiangqi::game::is_insufficient_material;
 
 fn built(names: &[&str]) -> Tables {
     let mut tables = Tables::new();
@@ -18,56 +17,29 @@ fn probe(tables: &Tables, fen: &str) -> Value {
 /// Every stored value is what its successors' values make it: the check the issue asks of
 /// every table, run here on the small ones.
 fn assert_consistent(tables: &Tables, material: Material) {
-    let table = tables.get(material).unwrap();
-    let mut checked = 0;
-    for side in Color::ALL {
-        for index in 0..table.size() {
-            let Some(mut pos) = position(&table.layout, side, index) else {
-                assert_eq!(table.codes[side.index()][index], ILLEGAL);
-                continue;
-            };
-            let stored = Value::from_code(table.codes[side.index()][index]).unwrap();
-            let moves = pos.legal_moves();
-            let expected = if moves.is_empty() {
-                Value::Loss(0)
-            } else if is_insufficient_material(&pos) {
-                Value::Draw
-            } else {
-                let children: Vec<Value> = moves
-                    .as_slice()
-                    .iter()
-                    .map(|&m| {
-                        let undo = pos.make_move(m);
-                        let v = tables.probe(&pos).expect("every child has a table");
-                        pos.unmake_move(m, undo);
-                        v
-                    })
-                    .collect();
-                let fastest_loss = children
-                    .iter()
-                    .filter_map(|v| match v {
-                        Value::Loss(n) => Some(*n),
-                        _ => None,
-                    })
-                    .min();
-                let all_wins: Option<Vec<u16>> = children
-                    .iter()
-                    .map(|v| match v {
-                        Value::Win(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect();
-                match (fastest_loss, all_wins) {
-                    (Some(n), _) => Value::Win(n + 1),
-                    (None, Some(wins)) => Value::Loss(wins.iter().max().unwrap() + 1),
-                    (None, None) => Value::Draw,
-                }
-            };
-            assert_eq!(stored, expected, "{} {}", material, pos.to_fen());
-            checked += 1;
-        }
-    }
+    let checked = crate::verify::verify(tables, material, 2).unwrap();
     assert!(checked > 0, "no position of {material}");
+}
+
+#[test]
+fn a_damaged_value_is_found_by_the_check() {
+    let mut tables = built(&["KRK"]);
+    let krk: Material = "KRK".parse().unwrap();
+    let mut table = tables.get(krk).unwrap().clone();
+    // Make a win one ply slower than it is.
+    let index = table.codes[0]
+        .iter()
+        .position(|&c| matches!(Value::from_code(c), Some(Value::Win(3))))
+        .unwrap();
+    table.codes[0][index] = Value::Win(5).code();
+    tables.insert(table);
+    let error = crate::verify::verify(&tables, krk, 1).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the table says win dtm 5, the moves say win dtm 3"),
+        "{error}"
+    );
 }
 
 #[test]
