@@ -25,7 +25,11 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
         assert!(dir.join(format!("{name}.xqtb")).is_file(), "{name}");
     }
     let verified = xiangqi(&["tb", "verify", "--dir", d]);
-    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stderr));
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
     assert!(
         stdout(&verified).starts_with("3 tables, "),
         "{}",
@@ -48,6 +52,21 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
         stdout(&probe("3k5/9/9/9/9/4p4/9/9/9/4K4 b - - 0 1")),
         "win dtm 7"
     );
+
+    // Many positions at once, each with its value or why it has none.
+    let list = dir.join("positions.txt");
+    std::fs::write(
+        &list,
+        "# a comment\n4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\n4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1\nnot a fen\n",
+    )
+    .unwrap();
+    let listed = xiangqi(&["tb", "probe", "--dir", d, "--file", list.to_str().unwrap()]);
+    assert!(listed.status.success());
+    let lines: Vec<String> = stdout(&listed).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].ends_with("# win dtm 3"), "{lines:?}");
+    assert!(lines[1].ends_with("# KRRK: no table"), "{lines:?}");
+    assert!(lines[2].contains("# not a position"), "{lines:?}");
 
     let missing = probe("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1");
     assert_eq!(missing.status.code(), Some(2));

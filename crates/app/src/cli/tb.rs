@@ -27,7 +27,8 @@ enum TbCommand {
     /// or the default set; sound tables already there are kept, so a stopped run goes on.
     Generate(GenerateArgs),
     /// Print a position's value from the side to move's view: `win dtm N`, `loss dtm N` or
-    /// `draw` (N in plies); exit 2 when its material has no table in the folder.
+    /// `draw` (N in plies); exit 2 when its material has no table in the folder. With
+    /// `--file`, every position of a file, each with its value as a comment.
     Probe(ProbeArgs),
     /// Print random positions of a table, one FEN a line with its value as a `#` comment:
     /// openings for `xiangqi match` and test sets.
@@ -69,8 +70,12 @@ struct ProbeArgs {
     #[arg(long)]
     dir: PathBuf,
     /// The position.
+    #[arg(long, required_unless_present = "file", conflicts_with = "file")]
+    fen: Option<String>,
+    /// Positions to look up, one FEN a line (`#` starts a comment): each is printed back
+    /// with its value (or why it has none) as a comment.
     #[arg(long)]
-    fen: String,
+    file: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -184,7 +189,11 @@ fn generate(args: &GenerateArgs) -> Result<()> {
 }
 
 fn probe(args: &ProbeArgs) -> Result<()> {
-    let pos = Position::from_fen(&args.fen).context("--fen")?;
+    let Some(fen) = &args.fen else {
+        let file = args.file.as_ref().context("--fen or --file")?;
+        return probe_file(&args.dir, file);
+    };
+    let pos = Position::from_fen(fen).context("--fen")?;
     let (material, swapped) = Material::of(&pos);
     let Some(table) = read_table(&args.dir, material)? else {
         eprintln!(
@@ -198,6 +207,41 @@ fn probe(args: &ProbeArgs) -> Result<()> {
         .value(&pos, swapped)
         .context("the position has no entry in its table")?;
     outln!("{value}");
+    Ok(())
+}
+
+/// The largest file of positions `probe --file` reads.
+const MAX_FEN_FILE_LEN: u64 = 64 << 20;
+
+/// Looks up every position of `file`, keeping each table read once.
+fn probe_file(dir: &std::path::Path, file: &std::path::Path) -> Result<()> {
+    let bytes = xiangqi_files::reading::read(file, MAX_FEN_FILE_LEN)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut tables = Tables::with_threads(1);
+    let mut missing = Vec::new();
+    for line in text.lines() {
+        let fen = line.split('#').next().unwrap_or("").trim();
+        if fen.is_empty() {
+            continue;
+        }
+        let said = match Position::from_fen(fen) {
+            Err(e) => format!("not a position: {e}"),
+            Ok(pos) => {
+                let (material, _) = Material::of(&pos);
+                if tables.get(material).is_none() && !missing.contains(&material) {
+                    match read_table(dir, material)? {
+                        Some(table) => tables.insert(table),
+                        None => missing.push(material),
+                    }
+                }
+                match tables.probe(&pos) {
+                    Some(value) => value.to_string(),
+                    None => format!("{material}: no table"),
+                }
+            }
+        };
+        outln!("{fen}  # {said}");
+    }
     Ok(())
 }
 
