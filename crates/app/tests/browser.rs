@@ -505,12 +505,23 @@ where
     F: FnOnce(Page, String) -> Fut,
     Fut: std::future::Future<Output = Result<()>>,
 {
+    in_browser_with_data(name, |_| {}, scenario);
+}
+
+/// [`in_browser`], with `prepare` filling the server's data directory before it starts.
+fn in_browser_with_data<P, F, Fut>(name: &str, prepare: P, scenario: F)
+where
+    P: FnOnce(&Path),
+    F: FnOnce(Page, String) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
     let Some((driver, chrome)) = browser_or_skip() else {
         return;
     };
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let run = async {
         let data = TempDir::new(&format!("{name}-data"));
+        prepare(&data.0);
         let profile = TempDir::new(&format!("{name}-profile"));
         let files = TempDir::new(&format!("{name}-files"));
         let (_server, url) = start_server(&data.0, None)?;

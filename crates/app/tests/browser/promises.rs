@@ -457,3 +457,65 @@ browser_test! {
         )
     }
 }
+
+/// The endgame tables of the data directory reach the page: the position editor shows what
+/// they say of the position it sets up, and the analysis of a game from it does too.
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn the_tables_verdict_is_shown_in_the_editor_and_the_analysis() {
+    let fen = "3k5/1R7/9/9/9/9/9/9/9/4K4 w - - 0 1";
+    let mut tables = xiangqi_tablebase::Tables::with_threads(1);
+    let mut files = Vec::new();
+    tables.generate("KRK".parse().unwrap(), &mut |table| {
+        files.push((
+            xiangqi_tablebase::file::file_name(table.material()),
+            table.to_bytes(),
+        ));
+    });
+    let value = tables.probe(&xiangqi::Position::from_fen(fen).unwrap());
+    let Some(xiangqi_tablebase::Value::Win(plies)) = value else {
+        panic!("{fen} is a win in the table: {value:?}");
+    };
+    let line = format!("Tablebase: win, mate in {} (KRK)", plies.div_ceil(2));
+    crate::in_browser_with_data(
+        "the_tables_verdict_is_shown_in_the_editor_and_the_analysis",
+        |data| {
+            let dir = data.join("tablebases");
+            std::fs::create_dir_all(&dir).unwrap();
+            for (name, bytes) in &files {
+                std::fs::write(dir.join(name), bytes).unwrap();
+            }
+        },
+        |page, _url| async move {
+            let page = &page;
+            page.click("#editor-btn").await?;
+            page.click("#editor-clear").await?;
+            page.click("#palette [data-tool='R']").await?;
+            page.click("#editor-board [data-point='b8']").await?;
+            editor_says(page, "a rook for Red", "/legal position/", true).await?;
+            let shown = format!(
+                "!document.querySelector('#editor-tablebase').hidden \
+                 && document.querySelector('#editor-tablebase').textContent.includes({line:?})"
+            );
+            page.until("the editor's table line", &shown).await?;
+            let before = page.game_id().await?;
+            page.click("#editor-analyse").await?;
+            let game = next_game(page, &before).await?;
+            expect(
+                "the edited game's start",
+                game["start_fen"].as_str(),
+                Some(fen),
+            )?;
+            page.click("#analysis-toggle").await?;
+            let analysed = format!(
+                "!document.querySelector('#tb-line').hidden \
+                 && document.querySelector('#tb-line').textContent.includes({line:?})"
+            );
+            page.until("the analysis's table line", &analysed).await
+        },
+    );
+}
