@@ -17,6 +17,10 @@ use xiangqi::{Move, Position};
 use xiangqi_tablebase::folder::{read_folder, FolderError};
 use xiangqi_tablebase::{Tables, Value};
 
+/// Tables of at most this many men are read into memory as soon as a folder is named (every
+/// one of them together takes a few megabytes); bigger ones when a search first reaches them.
+pub const READ_AT_ONCE_MEN: usize = 4;
+
 /// Tables the engine probes: shared by every search thread, read only.
 #[derive(Clone)]
 pub struct Tablebases {
@@ -35,7 +39,17 @@ impl Tablebases {
     /// never used; the rest are). An error when the folder cannot be listed.
     pub fn read(dir: &Path) -> Result<(Tablebases, Vec<FolderError>), FolderError> {
         let folder = read_folder(dir)?;
-        Ok((Tablebases::new(folder.tables), folder.refused))
+        let tables = folder.tables;
+        // The small tables (a few megabytes in all) are read now, so that the first search
+        // of an ending already has them; the others when a search first reaches them.
+        let small: Vec<_> = tables
+            .materials()
+            .filter(|m| m.men() <= READ_AT_ONCE_MEN)
+            .collect();
+        for material in small {
+            tables.get(material);
+        }
+        Ok((Tablebases::new(tables), folder.refused))
     }
 
     /// The tables.
@@ -43,8 +57,9 @@ impl Tablebases {
         &self.tables
     }
 
-    /// The value of `pos` for its side to move, when a table holds it. Counting the men first
-    /// keeps the cost away from every position with more of them than any table.
+    /// The value of `pos` for its side to move, when a table holds it, reading the table from
+    /// its file first if need be. Counting the men first keeps the cost away from every
+    /// position with more of them than any table.
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
         if pos.occupied().count() as usize > self.tables.most_men() {
@@ -53,11 +68,29 @@ impl Tablebases {
         self.tables.probe(pos)
     }
 
-    /// The value of `pos` when a table holds it and the game's rules cannot change it: a win
-    /// or loss whose mate could come after the no-capture limit is left out.
+    /// The value of `pos` when a table in memory holds it, without waiting: a table still on
+    /// disk is read on a thread of its own meanwhile, and used once it is in (a search never
+    /// stalls on a file).
+    #[inline]
+    pub fn probe_now(&self, pos: &Position) -> Option<Value> {
+        if pos.occupied().count() as usize > self.tables.most_men() {
+            return None;
+        }
+        match self.tables.probe_in_memory(pos) {
+            Ok(value) => value,
+            Err(material) => {
+                self.tables.load_in_background(material);
+                None
+            }
+        }
+    }
+
+    /// The value of `pos` when a table in memory holds it ([`Tablebases::probe_now`]) and the
+    /// game's rules cannot change it: a win or loss whose mate could come after the
+    /// no-capture limit is left out.
     #[inline]
     pub fn probe_within_rules(&self, pos: &Position) -> Option<Value> {
-        let value = self.probe(pos)?;
+        let value = self.probe_now(pos)?;
         let left = NO_CAPTURE_LIMIT.saturating_sub(pos.halfmove_clock());
         match value {
             Value::Win(plies) | Value::Loss(plies) if plies > left => None,
@@ -87,7 +120,7 @@ impl Tablebases {
         let mut after = pos.clone();
         for &m in moves {
             let undo = after.make_move(m);
-            let value = self.probe(&after);
+            let value = self.probe_now(&after);
             after.unmake_move(m, undo);
             // The value for the mover: the opposite of the value for the side then to move.
             rated.push((m, rank(value?)));

@@ -132,3 +132,38 @@ fn with_the_tables_the_engine_plays_the_fastest_mate_to_its_end() {
     // Mated or stalemated: either loses in Xiangqi.
     assert_eq!(tb.probe(&pos), Some(Value::Loss(0)));
 }
+
+#[test]
+fn a_search_never_waits_for_a_table_file() {
+    let dir = std::env::temp_dir().join(format!("xq-engine-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tables = Tables::with_threads(1);
+    tables.generate("KRKAA".parse().unwrap(), &mut |table| {
+        let name = xiangqi_tablebase::file::file_name(table.material());
+        std::fs::write(dir.join(name), table.to_bytes()).unwrap();
+    });
+    let (tb, refused) = Tablebases::read(&dir).unwrap();
+    assert!(refused.is_empty());
+    // The small tables are in memory at once.
+    assert!(tb.tables().is_loaded("KRK".parse().unwrap()));
+    let krkaa: Material = "KRKAA".parse().unwrap();
+    let pos = Position::from_fen("3aka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+    // On disk still: the search's look says nothing and has the table read meanwhile.
+    assert!(!tb.tables().is_loaded(krkaa));
+    assert_eq!(tb.probe_now(&pos), None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !tb.tables().is_loaded(krkaa) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the table is never read"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let value = tb.probe_now(&pos);
+    assert!(matches!(value, Some(Value::Win(_))), "{value:?}");
+    // A look that may wait (the GUI's, `tb probe`'s) reads the file itself.
+    let (fresh, _) = Tablebases::read(&dir).unwrap();
+    assert_eq!(fresh.probe(&pos), value);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,7 +15,8 @@ use crate::material::{Material, KINDS};
 use crate::value::{Code, Value, ILLEGAL};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use xiangqi::{Color, Position};
 
 /// The table of one material set: a value for every position, Red to move and Black to move.
@@ -113,6 +114,8 @@ enum Held {
         path: PathBuf,
         /// Read once, by the first thread that asks; `None` if the file no longer reads.
         table: OnceLock<Option<Table>>,
+        /// Set once a thread of its own has been started to read it.
+        loading: AtomicBool,
     },
 }
 
@@ -120,9 +123,17 @@ impl Held {
     fn table(&self, material: Material) -> Option<&Table> {
         match self {
             Held::Ready(table) => Some(table),
-            Held::OnDisk { path, table } => table
+            Held::OnDisk { path, table, .. } => table
                 .get_or_init(|| crate::folder::read_file(path, material).ok().flatten())
                 .as_ref(),
+        }
+    }
+
+    /// The table if it is in memory now: `Err(())` while it is still on disk.
+    fn in_memory(&self) -> Result<Option<&Table>, ()> {
+        match self {
+            Held::Ready(table) => Ok(Some(table)),
+            Held::OnDisk { table, .. } => table.get().map(Option::as_ref).ok_or(()),
         }
     }
 }
@@ -191,6 +202,39 @@ impl Tables {
         Value::from_code(table.code(pos, swapped))
     }
 
+    /// The value of `pos` if its table is in memory now; never reads a file, so a search can
+    /// call it without waiting. `Err(material)` when the table is on disk and not read yet
+    /// ([`Tables::load_in_background`] reads it).
+    pub fn probe_in_memory(&self, pos: &Position) -> Result<Option<Value>, Material> {
+        let (material, swapped) = Material::of(pos);
+        let Some(held) = self.tables.get(&material) else {
+            return Ok(None);
+        };
+        let table = held.in_memory().map_err(|()| material)?;
+        Ok(table.and_then(|t| Value::from_code(t.code(pos, swapped))))
+    }
+
+    /// Starts reading the table of `material` on a thread of its own, unless it is in
+    /// memory or already being read; [`Tables::probe_in_memory`] finds it once it is read.
+    pub fn load_in_background(self: &Arc<Tables>, material: Material) {
+        let Some(Held::OnDisk { loading, .. }) = self.tables.get(&material) else {
+            return;
+        };
+        if loading.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let tables = Arc::clone(self);
+        let started = std::thread::Builder::new()
+            .name(format!("read {material}"))
+            .spawn(move || {
+                tables.get(material);
+            });
+        if started.is_err() {
+            // No thread to be had: read it on the next look instead of never.
+            loading.store(false, Ordering::Release);
+        }
+    }
+
     /// Adds a table built or read from a file.
     pub fn insert(&mut self, table: Table) {
         self.most_men = self.most_men.max(table.material().men());
@@ -206,6 +250,7 @@ impl Tables {
             Held::OnDisk {
                 path,
                 table: OnceLock::new(),
+                loading: AtomicBool::new(false),
             },
         );
     }
