@@ -10,7 +10,7 @@ use xiangqi_engine::random::Rng;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
 use xiangqi_tablebase::folder::{read_folder, read_table};
-use xiangqi_tablebase::generate::{after_captures, default_set, needed};
+use xiangqi_tablebase::generate::{after_captures, default_set, needed, Step};
 use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Tables, Value};
 
@@ -107,6 +107,9 @@ enum Outcome {
     Loss,
 }
 
+/// How often `generate` says how a big table's building goes.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Runs `tb`.
 pub fn run(args: &TbArgs) -> Result<()> {
     match &args.command {
@@ -141,16 +144,16 @@ fn generate(args: &GenerateArgs) -> Result<()> {
     let all_started = Instant::now();
     let (mut built, mut bytes) = (0, 0u64);
     for (n, &material) in order.iter().enumerate() {
-        let step = format!("[{}/{}] {material}", n + 1, order.len());
+        let step_name = format!("[{}/{}] {material}", n + 1, order.len());
         let path = args.dir.join(file_name(material));
         // A sound table already there is kept: an interrupted run goes on where it stopped.
         match read_table(&args.dir, material) {
             Ok(Some(_)) => {
-                eprintln!("{step}: in {} already", args.dir.display());
+                eprintln!("{step_name}: in {} already", args.dir.display());
                 continue;
             }
             Ok(None) => {}
-            Err(e) => eprintln!("{step}: {e}; building it again"),
+            Err(e) => eprintln!("{step_name}: {e}; building it again"),
         }
         let mut tables = match args.threads {
             Some(n) => Tables::with_threads(n),
@@ -163,17 +166,37 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         }
         let started = Instant::now();
         let mut written = Ok(0);
-        tables.generate(material, &mut |table| {
-            let file = table.to_bytes();
-            written = disk::replace(&path, &file)
-                .map(|()| file.len() as u64)
-                .with_context(|| path.display().to_string());
-        });
+        let mut last_said = Instant::now();
+        tables.generate_with_steps(
+            material,
+            &mut |table| {
+                let file = table.to_bytes();
+                written = disk::replace(&path, &file)
+                    .map(|()| file.len() as u64)
+                    .with_context(|| path.display().to_string());
+            },
+            // A big table takes minutes: say how it goes every so often.
+            &mut |_, step| {
+                if last_said.elapsed() < PROGRESS_EVERY {
+                    return;
+                }
+                last_said = Instant::now();
+                let so_far = started.elapsed().as_secs_f64();
+                match step {
+                    Step::Moves { side, entries } => eprintln!(
+                        "{step_name}: the moves of {entries} entries with {side} to move, {so_far:.0} s"
+                    ),
+                    Step::Distance { plies, decided } => eprintln!(
+                        "{step_name}: {plies} plies from mate, {decided} positions decided, {so_far:.0} s"
+                    ),
+                }
+            },
+        );
         let size = written?;
         let table = tables.get(material).context("the table just built")?;
         let [wins, draws, losses] = table.counts();
         eprintln!(
-            "{step}: {wins} wins, {draws} draws, {losses} losses (side to move), longest mate {} plies, {size} bytes, {:.1} s",
+            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move), longest mate {} plies, {size} bytes, {:.1} s",
             table.longest(),
             started.elapsed().as_secs_f64()
         );

@@ -258,13 +258,23 @@ impl Tables {
     /// Builds the table of `material` and, first, of every set a capture leads to; `progress`
     /// hears of each table as it is done.
     pub fn generate(&mut self, material: Material, progress: &mut dyn FnMut(&Table)) {
+        self.generate_with_steps(material, progress, &mut |_, _| {});
+    }
+
+    /// [`Tables::generate`], with `step` hearing how each table's building goes.
+    pub fn generate_with_steps(
+        &mut self,
+        material: Material,
+        progress: &mut dyn FnMut(&Table),
+        step: &mut dyn FnMut(Material, Step),
+    ) {
         if self.tables.contains_key(&material) {
             return;
         }
         for sub in after_captures(material) {
-            self.generate(sub, progress);
+            self.generate_with_steps(sub, progress, step);
         }
-        let table = build(material, self, self.threads);
+        let table = build(material, self, self.threads, &mut |s| step(material, s));
         progress(&table);
         self.insert(table);
     }
@@ -335,7 +345,26 @@ pub(crate) fn position(layout: &Layout, side: Color, index: usize) -> Option<Pos
     Position::from_pieces(side, &placed[..len])
 }
 
-fn build(material: Material, tables: &Tables, threads: usize) -> Table {
+/// How the building of a table goes, step by step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The moves of every entry of one side to move have been generated.
+    Moves {
+        /// The side to move.
+        side: Color,
+        /// Entries per side.
+        entries: usize,
+    },
+    /// The positions at one more distance from mate have been taken back.
+    Distance {
+        /// The distance, in plies.
+        plies: u16,
+        /// Positions decided so far, both sides to move.
+        decided: usize,
+    },
+}
+
+fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnMut(Step)) -> Table {
     let layout = Layout::new(material);
     let size = layout.size();
     let mut table = Table {
@@ -344,7 +373,7 @@ fn build(material: Material, tables: &Tables, threads: usize) -> Table {
         codes: [vec![ILLEGAL; size], vec![ILLEGAL; size]],
         longest: 0,
     };
-    retro::build(&mut table, tables, threads);
+    retro::build(&mut table, tables, threads, step);
     table
 }
 

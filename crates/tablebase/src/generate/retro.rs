@@ -49,7 +49,12 @@ struct Decided {
 }
 
 /// Builds `material`'s table; the tables captures lead to are in `tables`.
-pub(super) fn build(table: &mut Table, tables: &Tables, threads: usize) {
+pub(super) fn build(
+    table: &mut Table,
+    tables: &Tables,
+    threads: usize,
+    step: &mut dyn FnMut(super::Step),
+) {
     let size = table.layout.size();
     assert!(
         u32::try_from(size).is_ok(),
@@ -71,7 +76,12 @@ pub(super) fn build(table: &mut Table, tables: &Tables, threads: usize) {
         for (plies, decided) in found {
             schedule(&mut by_distance, plies, decided);
         }
+        step(super::Step::Moves {
+            side,
+            entries: size,
+        });
     }
+    let mut decided_so_far = 0;
 
     // 2. Backwards, ply by ply.
     let mut plies: usize = 0;
@@ -92,6 +102,11 @@ pub(super) fn build(table: &mut Table, tables: &Tables, threads: usize) {
         if !frontier.is_empty() {
             table.longest = now;
         }
+        decided_so_far += frontier.len();
+        step(super::Step::Distance {
+            plies: now,
+            decided: decided_so_far,
+        });
         let lost_here = now % 2 == 0;
         for (side, index) in predecessors_of(&table.layout, &frontier, threads) {
             let code = &mut table.codes[side.index()][index as usize];
