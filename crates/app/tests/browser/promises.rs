@@ -502,6 +502,13 @@ fn the_tables_verdict_is_shown_in_the_editor_and_the_analysis() {
                  && document.querySelector('#editor-tablebase').textContent.includes({line:?})"
             );
             page.until("the editor's table line", &shown).await?;
+            // The best moves under it, each with what it keeps: the mate first.
+            let best = format!(
+                "document.querySelectorAll('#editor-tablebase .tb-move').length >= 1 \
+                 && document.querySelector('#editor-tablebase .tb-move').textContent.endsWith(' mate in {}')",
+                plies.div_ceil(2)
+            );
+            page.until("the editor's best moves", &best).await?;
             let before = page.game_id().await?;
             page.click("#editor-analyse").await?;
             let game = next_game(page, &before).await?;

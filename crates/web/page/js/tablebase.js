@@ -1,9 +1,14 @@
 // What the endgame tables say of a position, as one line: `Tablebase: win, mate in 12
-// (KRKAABB)`. The server answers from the tables of its data directory; the static site has
-// none and says so, and then nothing is shown anywhere.
+// (KRKAABB)`, then the best moves with what each keeps (`车二退一 mate in 12`). The server
+// answers from the tables of its data directory; the static site has none and says so, and
+// then nothing is shown anywhere.
 
 import { api } from './api.js';
 import { t } from './i18n.js';
+import { app } from './state.js';
+
+/** How many of the best moves are listed under the line. */
+const SHOWN_MOVES = 6;
 
 /** Whether the back end has tables: null until it first answers. It loads them as it starts,
  * so one answer without them holds for the page's life and nothing more is asked. */
@@ -45,6 +50,31 @@ function lineFor(answer, missing) {
   return answer.beyond_no_capture_limit ? `${line}${t('tbLate')}` : line;
 }
 
+/** What a move keeps for its side: `mate in 12`, `draw`, `mated in 7`, or `?` when no loaded
+ * table holds the position it leads to. */
+function moveVerdict(move) {
+  if (move.value === 'win') return t('tbMoveWin', move.moves_to_mate);
+  if (move.value === 'loss') return t('tbMoveLoss', move.moves_to_mate);
+  if (move.value === 'draw') return t('tbMoveDraw');
+  return '?';
+}
+
+/** The best moves of an answer (best first, as the back end sorts them), in the notation the
+ * page shows, each with what it keeps; null when there are none. */
+function movesFor(answer) {
+  if (!answer?.found || !answer.moves?.length) return null;
+  const list = document.createElement('span');
+  list.className = 'tb-moves';
+  for (const move of answer.moves.slice(0, SHOWN_MOVES)) {
+    const item = document.createElement('span');
+    item.className = 'tb-move';
+    item.dataset.value = move.value || '';
+    item.textContent = `${move[app.notation] || move.chinese} ${moveVerdict(move)}`;
+    list.append(item);
+  }
+  return list;
+}
+
 /** Shows in `element` what the tables say of `fen` (hidden while there is nothing to say);
  * with `missing`, also when no table holds it. Answers come once per position. */
 export function showTablebase(element, fen, missing = false) {
@@ -53,6 +83,8 @@ export function showTablebase(element, fen, missing = false) {
     if (element.dataset.fen !== fen) return;
     const text = lineFor(answer, missing);
     element.textContent = text;
+    const moves = text ? movesFor(answer) : null;
+    if (moves) element.append(moves);
     element.hidden = !text;
     element.dataset.value = answer?.found ? answer.value : '';
   };
