@@ -7,9 +7,9 @@
 //! then their high bytes (most distances are under 126 plies, so the high bytes are mostly
 //! zero), deflated (RFC 1951, `miniz_oxide`, safe Rust). Blocks are compressed on every core.
 
-use crate::generate::Table;
 use crate::layout::Layout;
 use crate::material::Material;
+use crate::table::Table;
 use crate::value::Code;
 
 /// The first bytes of every table file.
@@ -21,6 +21,9 @@ pub const BLOCK_ENTRIES: usize = 1 << 16;
 /// How hard blocks are compressed (deflate's levels are 0 to 10): a 5-man table's 150 MB
 /// take seconds.
 const LEVEL: u8 = 6;
+
+/// The largest table file read: 2 GiB.
+pub const MAX_TABLE_FILE_LEN: u64 = 2 << 30;
 
 /// The file name of `material`'s table.
 pub fn file_name(material: Material) -> String {

@@ -2,16 +2,16 @@
 //! generator reads what is already there, and the engine and the GUI load a whole folder.
 
 use crate::file::{check, file_name, FileError};
-use crate::generate::{Table, Tables};
 use crate::material::{Material, MaterialError};
+use crate::table::Table;
+use crate::tables::Tables;
 use std::path::{Path, PathBuf};
 use xiangqi_files::reading::{self, ReadError};
 
 /// The extension of a table file.
 pub const EXTENSION: &str = "xqtb";
 
-/// The largest table file read: 2 GiB.
-pub const MAX_TABLE_FILE_LEN: u64 = 2 << 30;
+pub use crate::file::MAX_TABLE_FILE_LEN;
 
 /// Why a table (or the folder) was not read.
 #[derive(Debug, thiserror::Error)]
@@ -52,7 +52,7 @@ pub fn read_table(dir: &Path, material: Material) -> Result<Option<Table>, Folde
 }
 
 /// The table of `material` in the file at `path`: `None` when there is no such file.
-pub(crate) fn read_file(path: &Path, material: Material) -> Result<Option<Table>, FolderError> {
+fn read_file(path: &Path, material: Material) -> Result<Option<Table>, FolderError> {
     let bytes = match reading::read(path, MAX_TABLE_FILE_LEN) {
         Ok(bytes) => bytes,
         Err(e) if e.is_not_found() => return Ok(None),

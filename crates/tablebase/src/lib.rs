@@ -5,6 +5,7 @@
 //! - [`material`]: a material set as the literature writes it, the stronger side first;
 //! - [`layout`]: where each piece may stand, and a position's index in its table;
 //! - [`value`]: what a table stores for one position;
+//! - [`table`] and [`tables`]: one table, and the tables held (read when first asked for);
 //! - [`generate`]: building the tables of a material set and of every set a capture leads to;
 //! - [`mod@file`]: a table as a checksummed file;
 //! - [`folder`]: the tables of a folder, one file per material set;
@@ -19,10 +20,13 @@ pub mod folder;
 pub mod generate;
 pub mod layout;
 pub mod material;
+pub mod table;
+pub mod tables;
 pub mod value;
 pub mod verify;
 
 pub use file::FileError;
-pub use generate::{Table, Tables};
 pub use material::{Material, MaterialError};
+pub use table::Table;
+pub use tables::Tables;
 pub use value::Value;

@@ -5,8 +5,9 @@
 //! is the table retrograde analysis must give: by induction on the distance every win and loss
 //! is right, so the draws are too.
 
-use crate::generate::{position, Tables};
+use crate::generate::position;
 use crate::material::Material;
+use crate::tables::Tables;
 use crate::value::{Value, ILLEGAL};
 use xiangqi::game::is_insufficient_material;
 use xiangqi::{Color, Position};

@@ -22,8 +22,10 @@
 //! moves runs on the threads; the counts and values are written by one thread afterwards, in
 //! a fixed order, so the table does not depend on the number of threads.
 
-use super::{capture_code, Table, Tables};
+use super::capture_code;
 use crate::layout::{Layout, Placement};
+use crate::table::Table;
+use crate::tables::Tables;
 use crate::value::{Code, Value, DRAW, ILLEGAL, UNKNOWN};
 use xiangqi::game::is_insufficient_material;
 use xiangqi::{Color, Move, Piece, PieceKind, Position, Square};

@@ -1,4 +1,5 @@
 use super::*;
+use crate::value::Value;
 
 fn built(names: &[&str]) -> Tables {
     let mut tables = Tables::new();
