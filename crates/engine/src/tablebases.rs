@@ -17,8 +17,9 @@ use xiangqi::{Move, Position};
 use xiangqi_tablebase::folder::{read_folder, FolderError};
 use xiangqi_tablebase::{Tables, Value};
 
-/// Tables of at most this many men are read into memory as soon as a folder is named (every
-/// one of them together takes a few megabytes); bigger ones when a search first reaches them.
+/// Tables of at most this many men are read into memory as soon as a folder is named (all 49
+/// sets of up to four men together take about 28 MB); bigger ones when a search first reaches
+/// them.
 pub const READ_AT_ONCE_MEN: usize = 4;
 
 /// Tables the engine probes: shared by every search thread, read only.
@@ -40,7 +41,7 @@ impl Tablebases {
     pub fn read(dir: &Path) -> Result<(Tablebases, Vec<FolderError>), FolderError> {
         let folder = read_folder(dir)?;
         let tables = folder.tables;
-        // The small tables (a few megabytes in all) are read now, so that the first search
+        // The small tables (about 28 MB for them all) are read now, so that the first search
         // of an ending already has them; the others when a search first reaches them.
         let small: Vec<_> = tables
             .materials()
