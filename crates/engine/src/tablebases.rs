@@ -15,7 +15,7 @@ use std::sync::Arc;
 use xiangqi::game::NO_CAPTURE_LIMIT;
 use xiangqi::{Move, Position};
 use xiangqi_tablebase::folder::{read_folder, FolderError};
-use xiangqi_tablebase::{Tables, Value};
+use xiangqi_tablebase::{Rank, Tables, Value};
 
 /// Tables of at most this many men are read into memory as soon as a folder is named (all 49
 /// sets of up to four men together take about 28 MB); bigger ones when a search first reaches
@@ -88,7 +88,9 @@ impl Tablebases {
 
     /// The value of `pos` when a table in memory holds it ([`Tablebases::probe_now`]) and the
     /// game's rules cannot change it: a win or loss whose mate could come after the
-    /// no-capture limit is left out.
+    /// no-capture limit is left out. A win by the perpetual-check rule is kept: the checks
+    /// repeat the position long before the limit, and the tables assume the mate after the
+    /// loser stops checking comes within it.
     #[inline]
     pub fn probe_within_rules(&self, pos: &Position) -> Option<Value> {
         let value = self.probe_now(pos)?;
@@ -108,6 +110,8 @@ impl Tablebases {
             Value::Win(plies) => win_score(ply + usize::from(plies)),
             Value::Loss(plies) => -win_score(ply + usize::from(plies)),
             Value::Draw => DRAW,
+            Value::RuleWin(rank) => rule_win_score(rank),
+            Value::RuleLoss(rank) => -rule_win_score(rank),
         })
     }
 
@@ -148,13 +152,23 @@ fn win_score(plies: usize) -> i32 {
     }
 }
 
+/// The score of a win by the perpetual-check rule: below every mate, above every
+/// evaluation, the lower the rank the higher.
+fn rule_win_score(rank: Rank) -> i32 {
+    MATE_BOUND - 1_100 - i32::from(rank.get().min(4_000))
+}
+
 /// How good a move is for the side that plays it, from the value of the position it leads
-/// to (for the side then to move): a faster win ranks higher, a slower loss higher.
+/// to (for the side then to move): a faster win ranks higher, a slower loss higher, a win by
+/// the perpetual-check rule below any mate, nearer by its rank.
 fn rank(after: Value) -> i64 {
+    let most = i64::from(u16::MAX);
     match after {
-        Value::Loss(plies) => i64::from(u16::MAX) * 2 - i64::from(plies),
+        Value::Loss(plies) => most * 2 - i64::from(plies),
+        Value::RuleLoss(rank) => most - i64::from(rank.get()),
         Value::Draw => 0,
-        Value::Win(plies) => -i64::from(u16::MAX) * 2 + i64::from(plies),
+        Value::RuleWin(rank) => -most + i64::from(rank.get()),
+        Value::Win(plies) => -most * 2 + i64::from(plies),
     }
 }
 
@@ -216,6 +230,58 @@ mod tests {
             assert_eq!(tb.probe(&after), Some(Value::Win(3)), "{m}");
         }
         assert_eq!(tb.score(&black, 1), Some(mated_in(5)));
+    }
+
+    #[test]
+    fn a_win_by_the_perpetual_check_rule_is_played_out_by_its_ranks() {
+        let tb = tables(&["KRKH"]);
+        // Black's horse can stop the mate only by checking forever.
+        let start = Position::from_fen("4k4/9/9/9/9/9/9/3K5/1n7/8R w - - 0 1").unwrap();
+        let Some(Value::RuleWin(rank)) = tb.probe(&start) else {
+            panic!("{:?}", tb.probe(&start));
+        };
+        let score = tb.score(&start, 0).unwrap();
+        assert!(
+            score < win_score(MAX_PLY + 1_000) && score > 20_000,
+            "{score}"
+        );
+        let best = tb
+            .best_moves(&start, start.legal_moves().as_slice())
+            .unwrap();
+        for m in &best {
+            let mut after = start.clone();
+            after.make_move(*m);
+            assert!(
+                matches!(tb.probe(&after), Some(Value::RuleLoss(r)) if r < rank),
+                "{m}"
+            );
+        }
+        // Both sides play the tables' best moves; the rules of the game decide: Black checks
+        // until the repetition loses it the game, or stops and is mated.
+        for fen in [
+            "4k4/9/9/9/9/9/9/3K5/1n7/8R w - - 0 1",
+            "9/9/4k4/9/1n3R3/9/9/9/3K5/9 b - - 0 1",
+            "3R5/9/4k4/9/9/4n4/9/9/3K5/9 b - - 0 1",
+        ] {
+            let mut game = xiangqi::game::Game::new(Position::from_fen(fen).unwrap());
+            while game.outcome().is_none() && game.len() < 200 {
+                let pos = game.position().clone();
+                let best = tb.best_moves(&pos, pos.legal_moves().as_slice()).unwrap();
+                game.play(best[0]).unwrap();
+            }
+            let outcome = game.outcome();
+            assert!(
+                matches!(
+                    outcome,
+                    Some(xiangqi::Outcome::Win {
+                        winner: xiangqi::Color::Red,
+                        reason: xiangqi::WinReason::PerpetualCheck | xiangqi::WinReason::Checkmate,
+                    })
+                ),
+                "{fen}: {outcome:?} after {} plies",
+                game.len()
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub struct TablebaseView {
     found: bool,
     /// `win`, `loss` or `draw` for the side to move, when a table holds the position.
     value: Option<&'static str>,
+    /// The win or loss is by the perpetual-check rule: the loser can stop the mate only by
+    /// checking forever, which loses. There is no distance to mate then.
+    by_rule: bool,
     /// Plies to the mate of a win or a loss, with best play.
     plies: Option<u16>,
     /// Moves to the mate: a win in N plies mates in (N + 1) / 2 of the winner's moves, a loss
@@ -40,6 +43,8 @@ pub struct TablebaseMoveView {
     /// `win`, `loss` or `draw` for the mover; `None` when no loaded table holds the position
     /// the move leads to.
     value: Option<&'static str>,
+    /// The win or loss is by the perpetual-check rule.
+    by_rule: bool,
     /// Plies to the mate counting this move, so that the best move's equal the position's.
     plies: Option<u16>,
     /// Moves to the mate, counted as for the position.
@@ -61,6 +66,7 @@ pub fn tablebase_view(tables: Option<&Tablebases>, pos: &Position) -> TablebaseV
         material: material.to_string(),
         found: value.is_some(),
         value: name,
+        by_rule: is_by_rule(value),
         plies,
         moves_to_mate,
         beyond_no_capture_limit: value.is_some()
@@ -92,6 +98,7 @@ fn rated_moves(tables: &Tablebases, pos: &Position) -> Vec<TablebaseMoveView> {
                 chinese: format_move(pos, m, Notation::Chinese),
                 wxf: format_move(pos, m, Notation::Wxf),
                 value: name,
+                by_rule: is_by_rule(value),
                 plies,
                 moves_to_mate,
             }
@@ -106,16 +113,26 @@ fn for_mover(after: Value) -> Value {
         Value::Loss(plies) => Value::Win(plies.saturating_add(1)),
         Value::Win(plies) => Value::Loss(plies.saturating_add(1)),
         Value::Draw => Value::Draw,
+        Value::RuleWin(rank) => Value::RuleLoss(rank),
+        Value::RuleLoss(rank) => Value::RuleWin(rank),
     }
 }
 
-/// How good a value is for its side: a faster win higher, a slower loss higher, and no value
-/// lowest of all.
+/// Whether a value is a win or loss by the perpetual-check rule.
+fn is_by_rule(value: Option<Value>) -> bool {
+    matches!(value, Some(Value::RuleWin(_) | Value::RuleLoss(_)))
+}
+
+/// How good a value is for its side: a faster win higher, then a win by the perpetual-check
+/// rule (the lower its rank the higher), a draw, a loss by the rule, a slower loss higher,
+/// and no value lowest of all.
 fn rank(value: Option<Value>) -> i32 {
     let most = i32::from(u16::MAX);
     match value {
-        Some(Value::Win(plies)) => 3 * most - i32::from(plies),
-        Some(Value::Draw) => 2 * most,
+        Some(Value::Win(plies)) => 5 * most - i32::from(plies),
+        Some(Value::RuleWin(rank)) => 4 * most - i32::from(rank.get()),
+        Some(Value::Draw) => 3 * most,
+        Some(Value::RuleLoss(rank)) => 2 * most + i32::from(rank.get()),
         Some(Value::Loss(plies)) => most + i32::from(plies),
         None => 0,
     }
@@ -126,6 +143,8 @@ fn describe(value: Option<Value>) -> (Option<&'static str>, Option<u16>, Option<
     match value {
         Some(Value::Win(plies)) => (Some("win"), Some(plies), Some(plies / 2 + plies % 2)),
         Some(Value::Loss(plies)) => (Some("loss"), Some(plies), Some(plies / 2)),
+        Some(Value::RuleWin(_)) => (Some("win"), None, None),
+        Some(Value::RuleLoss(_)) => (Some("loss"), None, None),
         Some(Value::Draw) => (Some("draw"), None, None),
         None => (None, None, None),
     }

@@ -1,5 +1,5 @@
-//! A table as bytes on disk: a header (magic, version, material, size, longest mate, block
-//! size and each block's length), the values in compressed blocks, and a checksum over
+//! A table as bytes on disk: a header (magic, version, material, size, longest mate, where
+//! the perpetual-check rule's rounds begin, block size and each block's length), the values in compressed blocks, and a checksum over
 //! everything before it. A file that does not check out is refused with the reason, never
 //! read as a table.
 //!
@@ -15,7 +15,7 @@ use crate::value::Code;
 /// The first bytes of every table file.
 const MAGIC: &[u8; 4] = b"XQTB";
 /// The format's version.
-const VERSION: u8 = 3;
+const VERSION: u8 = 4;
 /// Entries in a block (the last of a side may hold fewer).
 pub const BLOCK_ENTRIES: usize = 1 << 16;
 /// How hard blocks are compressed (deflate's levels are 0 to 10): a 5-man table's 150 MB
@@ -61,6 +61,9 @@ pub enum FileError {
     /// A block that does not decompress to its entries.
     #[error("block {0} does not decompress to its entries")]
     Block(usize),
+    /// The rounds of the perpetual-check rule are not in order.
+    #[error("the rounds of the perpetual-check rule are out of order: the file is damaged")]
+    Rounds,
     /// A value no table stores.
     #[error("entry {0} holds no valid value")]
     Value(usize),
@@ -116,6 +119,7 @@ fn compress_all(parts: &[&[Code]]) -> Vec<Vec<u8>> {
 /// The header as read, up to the blocks.
 struct Header {
     longest: u16,
+    rounds: Vec<u16>,
     /// Each block's compressed length, Red to move's blocks first.
     lengths: Vec<usize>,
     /// Where the blocks start.
@@ -149,6 +153,11 @@ fn read_header(material: Material, layout: &Layout, bytes: &[u8]) -> Result<Head
     }
     let size = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
     let longest = u16::from_le_bytes(take(2)?.try_into().expect("2 bytes"));
+    let round_count = u16::from_le_bytes(take(2)?.try_into().expect("2 bytes"));
+    let mut rounds = Vec::with_capacity(usize::from(round_count));
+    for _ in 0..round_count {
+        rounds.push(u16::from_le_bytes(take(2)?.try_into().expect("2 bytes")));
+    }
     let block_entries = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
     if size != layout.size() as u64 || block_entries as usize != BLOCK_ENTRIES {
         return Err(FileError::Material {
@@ -173,8 +182,12 @@ fn read_header(material: Material, layout: &Layout, bytes: &[u8]) -> Result<Head
     if checksum(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
         return Err(FileError::Checksum);
     }
+    if !rounds.is_sorted_by(|a, b| a < b) {
+        return Err(FileError::Rounds);
+    }
     Ok(Header {
         longest,
+        rounds,
         lengths,
         blocks_at,
     })
@@ -203,6 +216,10 @@ impl Table {
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(&(self.size() as u64).to_le_bytes());
         out.extend_from_slice(&self.longest().to_le_bytes());
+        out.extend_from_slice(&(self.rounds().len() as u16).to_le_bytes());
+        for first in self.rounds() {
+            out.extend_from_slice(&first.to_le_bytes());
+        }
         out.extend_from_slice(&(BLOCK_ENTRIES as u32).to_le_bytes());
         for block in &compressed {
             out.extend_from_slice(&(block.len() as u32).to_le_bytes());
@@ -244,7 +261,13 @@ impl Table {
                 codes[side].push(code);
             }
         }
-        Ok(Table::from_parts(material, layout, codes, header.longest))
+        Ok(Table::from_parts(
+            material,
+            layout,
+            codes,
+            header.longest,
+            header.rounds,
+        ))
     }
 }
 

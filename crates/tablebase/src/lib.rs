@@ -29,4 +29,4 @@ pub use file::FileError;
 pub use material::{Material, MaterialError};
 pub use table::Table;
 pub use tables::Tables;
-pub use value::Value;
+pub use value::{Rank, Value};

@@ -2,7 +2,7 @@
 
 use crate::layout::Layout;
 use crate::material::Material;
-use crate::value::{Code, Value, ILLEGAL};
+use crate::value::{Code, Rank, Value, ILLEGAL};
 use xiangqi::Position;
 
 /// The table of one material set: a value for every position, Red to move and Black to move.
@@ -14,6 +14,8 @@ pub struct Table {
     pub(crate) codes: [Vec<Code>; 2],
     /// The longest distance to mate in the table, in plies.
     pub(crate) longest: u16,
+    /// The first rank of each round of the perpetual-check rule's generation, ascending.
+    pub(crate) rounds: Vec<u16>,
 }
 
 impl Table {
@@ -27,24 +29,52 @@ impl Table {
         self.longest
     }
 
+    /// Where the rounds of the perpetual-check rule's generation begin: the first rank of each,
+    /// ascending (none when the rule decides nothing in the table).
+    pub fn rounds(&self) -> &[u16] {
+        &self.rounds
+    }
+
+    /// The round `rank` belongs to, and whether it is the round's first rank.
+    pub fn round_of(&self, rank: Rank) -> Option<(usize, bool)> {
+        let after = self.rounds.partition_point(|&first| first <= rank.get());
+        let round = after.checked_sub(1)?;
+        Some((round, self.rounds[round] == rank.get()))
+    }
+
     /// Entries per side to move (positions and non-positions).
     pub fn size(&self) -> usize {
         self.layout.size()
     }
 
     /// How many positions (of both sides to move) are wins, draws and losses for the side to
-    /// move.
+    /// move, by mate or by the perpetual-check rule.
     pub fn counts(&self) -> [usize; 3] {
         let mut counts = [0; 3];
         for code in self.codes.iter().flatten() {
             match Value::from_code(*code) {
-                Some(Value::Win(_)) => counts[0] += 1,
+                Some(v) if v.is_win() => counts[0] += 1,
                 Some(Value::Draw) => counts[1] += 1,
-                Some(Value::Loss(_)) => counts[2] += 1,
+                Some(_) => counts[2] += 1,
                 None => {}
             }
         }
         counts
+    }
+
+    /// How many positions (of both sides to move) the perpetual-check rule decides: won or
+    /// lost by it, where they would be drawn without it.
+    pub fn by_rule(&self) -> usize {
+        self.codes
+            .iter()
+            .flatten()
+            .filter(|&&code| {
+                matches!(
+                    Value::from_code(code),
+                    Some(Value::RuleWin(_) | Value::RuleLoss(_))
+                )
+            })
+            .count()
     }
 
     /// Where the pieces may stand, and the entries' order.
@@ -63,12 +93,14 @@ impl Table {
         layout: Layout,
         codes: [Vec<Code>; 2],
         longest: u16,
+        rounds: Vec<u16>,
     ) -> Table {
         Table {
             material,
             layout,
             codes,
             longest,
+            rounds,
         }
     }
 

@@ -196,7 +196,8 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         let table = tables.get(material).context("the table just built")?;
         let [wins, draws, losses] = table.counts();
         eprintln!(
-            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move), longest mate {} plies, {size} bytes, {:.1} s",
+            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move; {} by the perpetual-check rule), longest mate {} plies, {size} bytes, {:.1} s",
+            table.by_rule(),
             table.longest(),
             started.elapsed().as_secs_f64()
         );
@@ -306,6 +307,9 @@ fn sample(args: &SampleArgs) -> Result<()> {
             Value::Win(n) => (Outcome::Win, n),
             Value::Draw => (Outcome::Draw, u16::MAX),
             Value::Loss(n) => (Outcome::Loss, n),
+            // No distance to mate: as far as a filter on it goes, the farthest.
+            Value::RuleWin(_) => (Outcome::Win, u16::MAX),
+            Value::RuleLoss(_) => (Outcome::Loss, u16::MAX),
         };
         if pos.has_no_legal_move() || args.value.is_some_and(|v| v != outcome) || dtm < args.min_dtm
         {

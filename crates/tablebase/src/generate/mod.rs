@@ -4,10 +4,12 @@
 //! move reaches a win and the slowest is one ply nearer. What is never decided is a draw.
 //!
 //! The rules decide the end: a side without a legal move has lost (mate or stalemate), and
-//! with no chariot, horse, cannon or soldier left on the board the game is drawn. Perpetual
-//! check and chase are not judged yet: a position held only by checking or chasing forever
+//! with no chariot, horse, cannon or soldier left on the board the game is drawn. Checking
+//! forever loses (the `perpetual` module): a position held only by checking forever is lost
+//! by the rule. Perpetual chasing is not judged: a position held only by chasing forever
 //! reads as a draw.
 
+mod perpetual;
 mod retro;
 
 use crate::layout::Layout;
@@ -135,10 +137,13 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
         layout,
         codes: [vec![ILLEGAL; size], vec![ILLEGAL; size]],
         longest: 0,
+        rounds: Vec::new(),
     };
     retro::build(&mut table, tables, threads, step);
     table
 }
 
+#[cfg(test)]
+mod perpetual_tests;
 #[cfg(test)]
 mod tests;

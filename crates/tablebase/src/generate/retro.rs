@@ -32,22 +32,22 @@ use xiangqi::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// The state of one entry that is neither decided nor a draw at the start.
 #[derive(Clone, Copy, Default)]
-struct Open {
+pub(super) struct Open {
     /// Moves that do not lose yet (quiet moves not known to reach a win for the opponent,
     /// and the captures that draw or win, which never will).
-    left: u8,
+    pub(super) left: u8,
     /// The slowest of the captures that reach a win for the opponent, in plies (0 if none).
     slowest_losing_capture: u16,
 }
 
 /// A position decided at some distance, to be taken backwards at that distance.
 #[derive(Clone, Copy)]
-struct Decided {
-    side: Color,
-    index: u32,
+pub(super) struct Decided {
+    pub(super) side: Color,
+    pub(super) index: u32,
     /// A win by capture, found at the start, that a faster win by a quiet move may still
     /// replace: written only when its distance comes and the entry is still open.
-    tentative: bool,
+    pub(super) tentative: bool,
 }
 
 /// Builds `material`'s table; the tables captures lead to are in `tables`.
@@ -137,7 +137,10 @@ pub(super) fn build(
         plies += 1;
     }
 
-    // 3. The rest is drawn.
+    // 3. What only checking forever could hold is lost: the perpetual-check rule.
+    super::perpetual::judge(table, tables, &mut open, threads);
+
+    // 4. The rest is drawn.
     for code in table.codes.iter_mut().flatten() {
         if *code == UNKNOWN {
             *code = DRAW;
@@ -266,7 +269,11 @@ fn start(layout: &Layout, tables: &Tables, side: Color, index: usize) -> Start {
 
 /// The entries one quiet move before each position of `frontier`, as (side to move, entry),
 /// in the frontier's order, found by `threads` threads each taking a share.
-fn predecessors_of(layout: &Layout, frontier: &[Decided], threads: usize) -> Vec<(Color, u32)> {
+pub(super) fn predecessors_of(
+    layout: &Layout,
+    frontier: &[Decided],
+    threads: usize,
+) -> Vec<(Color, u32)> {
     if frontier.is_empty() {
         return Vec::new();
     }

@@ -1,5 +1,5 @@
 // What the endgame tables say of a position, as one line: `Tablebase: win, mate in 12
-// (KRKAABB)`, then the best moves with what each keeps (`车二退一 mate in 12`). The server
+// (KRKAABB)` or a win by the perpetual-check rule, then the best moves with what each keeps (`车二退一 mate in 12`). The server
 // answers from the tables of its data directory; the static site has none and says so, and
 // then nothing is shown anywhere.
 
@@ -44,7 +44,8 @@ function lineFor(answer, missing) {
   const m = answer.material;
   if (!answer.found) return missing && m.length <= answer.most_men ? t('tbNone', m) : '';
   let line;
-  if (answer.value === 'win') line = t('tbWin', answer.moves_to_mate, m);
+  if (answer.by_rule) line = t(answer.value === 'win' ? 'tbRuleWin' : 'tbRuleLoss', m);
+  else if (answer.value === 'win') line = t('tbWin', answer.moves_to_mate, m);
   else if (answer.value === 'loss') line = t('tbLoss', answer.moves_to_mate, m);
   else line = t('tbDraw', m);
   return answer.beyond_no_capture_limit ? `${line}${t('tbLate')}` : line;
@@ -53,6 +54,7 @@ function lineFor(answer, missing) {
 /** What a move keeps for its side: `mate in 12`, `draw`, `mated in 7`, or `?` when no loaded
  * table holds the position it leads to. */
 function moveVerdict(move) {
+  if (move.by_rule) return t(move.value === 'win' ? 'tbMoveRuleWin' : 'tbMoveRuleLoss');
   if (move.value === 'win') return t('tbMoveWin', move.moves_to_mate);
   if (move.value === 'loss') return t('tbMoveLoss', move.moves_to_mate);
   if (move.value === 'draw') return t('tbMoveDraw');

@@ -1,0 +1,525 @@
+//! The perpetual-check rule: checking forever loses. After the mates are found, a position
+//! still undecided is a draw unless one side — call it the winner — can force the other to
+//! check at every move from some point on, without checking at every move itself (both
+//! checking forever is a draw, as is one check with one idle move). Then the checker loses
+//! at the repetition, or leaves the checks and is mated; either way the winner wins.
+//!
+//! For each winner this is a game on the undecided positions: the loser may never make a
+//! move that does not check (unless it reaches a position already won) nor capture into a
+//! draw, and the winner must make a move that does not check again and again. The generator
+//! finds it in rounds:
+//!
+//! 1. **Look forwards** at every undecided position: captures into a smaller table's
+//!    positions decided by the rule (first round only), and whether its side can hold only by
+//!    checking — every quiet move that reaches an undecided position checks, and no capture
+//!    reaches a draw.
+//! 2. **The core**, for each winner: the positions where the loser can hold only by checking,
+//!    and the winner's positions in check that those checks reach, as a graph. On it the
+//!    winner must return, again and again, to a position where the loser is not in check (a
+//!    Büchi game): the positions from which the winner cannot force that are taken away, with
+//!    everything the loser can force into them, until nothing changes.
+//! 3. **Spread backwards** from the core like the mates: a position with a move to one lost by
+//!    the rule is won by it, one whose every move reaches a win by mate or rule is lost.
+//!
+//! A round that decides nothing ends the work; a later round can find more, as the loser's
+//! moves that did not check may now reach positions won. Each position decided gets a
+//! [`Rank`]: each round has ranks of its own, above the earlier rounds', counted in steps from
+//! its first, the core's positions where the loser is not in check (step 0); the table keeps
+//! where each round begins. The winner always has a move to a lower rank; so has the loser,
+//! except a check from a step-0 position, which reaches the same round. So play
+//! that follows the ranks either ends, or the loser checks at every move while the winner
+//! passes step 0 without checking again and again: what `verify` checks, position by
+//! position.
+
+use super::capture_code;
+use super::retro::{predecessors_of, Decided, Open};
+use crate::table::Table;
+use crate::tables::Tables;
+use crate::value::{Code, Rank, Value, UNKNOWN};
+use xiangqi::{Color, PieceKind, Position};
+
+/// What looking forwards at one undecided position finds.
+#[derive(Clone, Copy, Default)]
+struct Look {
+    /// A capture reaches a position its side to move loses by the rule.
+    wins_by_capture: bool,
+    /// Captures that reach a position its side to move wins by the rule.
+    losing_captures: u8,
+    /// Ways to hold without checking: quiet moves that do not check and reach an undecided
+    /// position, and captures into a draw ([`NEVER`] for a side that cannot check at all).
+    holds: u8,
+}
+
+/// The count of ways to hold of a side that cannot give check: it never has to.
+const NEVER: u8 = u8::MAX;
+
+/// Decides every undecided position of `table` the perpetual-check rule decides; `open`
+/// holds each undecided position's moves that do not lose yet, as mate finding left them.
+pub(super) fn judge(table: &mut Table, tables: &Tables, open: &mut [Vec<Open>; 2], threads: usize) {
+    let captures_matter = super::after_captures(table.material)
+        .into_iter()
+        .filter_map(|m| tables.get(m))
+        .any(|sub| sub.codes.iter().flatten().any(|&c| is_rule(c)));
+    let size = table.layout.size();
+    let mut work = Work {
+        holds: [vec![NEVER; size], vec![NEVER; size]],
+        only_checks: [Vec::new(), Vec::new()],
+        ranks: Ranks { base: 0, past: 0 },
+    };
+    // 1. Look forwards, once.
+    let mut decided_now = 0;
+    let mut spread_from: Vec<Vec<Decided>> = Vec::new();
+    // Both sides are looked at before anything is decided, so that every count is of the
+    // same undecided positions.
+    let looks = Color::ALL.map(|side| look_side(table, tables, side, captures_matter, threads));
+    for (side, looks) in Color::ALL.into_iter().zip(looks) {
+        for (index, look) in looks {
+            let i = index as usize;
+            let decided = Decided {
+                side,
+                index,
+                tentative: false,
+            };
+            work.holds[side.index()][i] = look.holds;
+            let state = &mut open[side.index()][i];
+            state.left -= look.losing_captures;
+            let value = if look.wins_by_capture {
+                Value::RuleWin(work.ranks.at(1))
+            } else if state.left == 0 {
+                Value::RuleLoss(work.ranks.at(1))
+            } else {
+                if look.holds == 0 {
+                    work.only_checks[side.index()].push(index);
+                }
+                continue;
+            };
+            table.codes[side.index()][i] = value.code();
+            schedule(&mut spread_from, 1, decided);
+            decided_now += 1;
+        }
+    }
+    decided_now += spread(table, open, &mut work, spread_from, threads);
+    // 2 and 3, round after round.
+    loop {
+        for winner in Color::ALL {
+            let loser = winner.other();
+            let candidates = &mut work.only_checks[loser.index()];
+            candidates.retain(|&i| table.codes[loser.index()][i as usize] == UNKNOWN);
+            candidates.sort_unstable();
+            let core = core(table, loser, candidates, threads);
+            let mut spread_from: Vec<Vec<Decided>> = Vec::new();
+            for (side, index, step) in core {
+                let value = if side == winner {
+                    Value::RuleWin(work.ranks.at(step))
+                } else {
+                    Value::RuleLoss(work.ranks.at(step))
+                };
+                table.codes[side.index()][index as usize] = value.code();
+                let decided = Decided {
+                    side,
+                    index,
+                    tentative: false,
+                };
+                schedule(&mut spread_from, step, decided);
+                decided_now += 1;
+            }
+            decided_now += spread(table, open, &mut work, spread_from, threads);
+        }
+        if decided_now == 0 {
+            return;
+        }
+        table.rounds.push(work.ranks.base);
+        work.ranks.base = work.ranks.past;
+        decided_now = 0;
+    }
+}
+
+/// What the rounds carry from one to the next.
+struct Work {
+    /// Each undecided entry's ways to hold without checking, by side to move.
+    holds: [Vec<u8>; 2],
+    /// The entries with none left, by side to move (some decided since).
+    only_checks: [Vec<u32>; 2],
+    ranks: Ranks,
+}
+
+/// Whether a code is a value by the rule.
+fn is_rule(code: Code) -> bool {
+    matches!(
+        Value::from_code(code),
+        Some(Value::RuleWin(_) | Value::RuleLoss(_))
+    )
+}
+
+/// The ranks of a round: from its first, `base` (step 0), to before `past`.
+struct Ranks {
+    base: u16,
+    past: u16,
+}
+
+impl Ranks {
+    /// The rank of `step` in this round.
+    fn at(&mut self, step: u16) -> Rank {
+        let rank = self
+            .base
+            .checked_add(step)
+            .and_then(Rank::new)
+            .unwrap_or_else(|| {
+                panic!(
+                    "a win by the perpetual-check rule beyond the {} ranks a code holds",
+                    Rank::COUNT
+                )
+            });
+        self.past = self.past.max(rank.get() + 1);
+        rank
+    }
+}
+
+fn schedule(by_step: &mut Vec<Vec<Decided>>, step: u16, decided: Decided) {
+    let step = usize::from(step);
+    if by_step.len() <= step {
+        by_step.resize_with(step + 1, Vec::new);
+    }
+    by_step[step].push(decided);
+}
+
+/// Whether `side` has a piece that can give check.
+fn can_check(pos: &Position, side: Color) -> bool {
+    [
+        PieceKind::Chariot,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Soldier,
+    ]
+    .into_iter()
+    .any(|kind| !pos.pieces(side, kind).is_empty())
+}
+
+/// Runs `f` on each of `0..len` on `threads` threads, the results in order.
+fn each<T: Send>(len: usize, threads: usize, f: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
+    let share = len.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..len)
+            .step_by(share)
+            .map(|first| {
+                scope.spawn(move || (first..(first + share).min(len)).map(f).collect::<Vec<_>>())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a generation thread does not panic"))
+            .collect()
+    })
+}
+
+/// Looks forwards at every undecided entry of `side`, on `threads` threads; returns what
+/// it finds, in entry order.
+fn look_side(
+    table: &Table,
+    tables: &Tables,
+    side: Color,
+    captures: bool,
+    threads: usize,
+) -> Vec<(u32, Look)> {
+    let codes = &table.codes[side.index()];
+    let looks = each(codes.len(), threads, &|index| {
+        (codes[index] == UNKNOWN).then(|| look_at(table, tables, side, index, captures))
+    });
+    looks
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, look)| look.map(|l| (index as u32, l)))
+        .collect()
+}
+
+fn look_at(table: &Table, tables: &Tables, side: Color, index: usize, captures: bool) -> Look {
+    let mut look = Look::default();
+    let mut pos =
+        super::position(&table.layout, side, index).expect("an undecided entry is a position");
+    let checks = can_check(&pos, side);
+    if !captures && !checks {
+        look.holds = NEVER;
+        return look;
+    }
+    for &m in pos.legal_moves().as_slice() {
+        let capture = pos.piece_at(m.to()).is_some();
+        if !capture && !checks {
+            continue;
+        }
+        let undo = pos.make_move(m);
+        if capture {
+            match Value::from_code(capture_code(tables, &pos)) {
+                Some(Value::RuleLoss(_)) if captures => look.wins_by_capture = true,
+                Some(Value::RuleWin(_)) if captures => look.losing_captures += 1,
+                Some(Value::Draw) => look.holds = look.holds.saturating_add(1),
+                _ => {}
+            }
+        } else if !pos.in_check_after(m) && table.code(&pos, false) == UNKNOWN {
+            look.holds = look.holds.saturating_add(1);
+        }
+        pos.unmake_move(m, undo);
+    }
+    if !checks {
+        look.holds = NEVER;
+    }
+    look
+}
+
+/// The core for `loser`'s opponent: the positions won and lost by the rule that the loser's
+/// checks keep among themselves, with each one's step. `only_checks` are the loser's
+/// undecided positions that hold only by checking, in entry order.
+fn core(
+    table: &Table,
+    loser: Color,
+    only_checks: &[u32],
+    threads: usize,
+) -> Vec<(Color, u32, u16)> {
+    if only_checks.is_empty() {
+        return Vec::new();
+    }
+    let winner = loser.other();
+    let layout = &table.layout;
+    let quiet_moves = |side: Color, index: u32, keep: &dyn Fn(&Position) -> Option<u32>| {
+        let mut pos = super::position(layout, side, index as usize).expect("a node is a position");
+        let mut ends = Vec::new();
+        for &m in pos.legal_moves().as_slice() {
+            if pos.piece_at(m.to()).is_some() {
+                continue;
+            }
+            let undo = pos.make_move(m);
+            ends.extend(keep(&pos));
+            pos.unmake_move(m, undo);
+        }
+        (ends, pos.in_check())
+    };
+    // The loser's checks: each reaches a winner's undecided position in check.
+    let undecided = |pos: &Position| {
+        layout
+            .encode(pos, false)
+            .map(|(index, _)| index as u32)
+            .filter(|&index| table.codes[winner.index()][index as usize] == UNKNOWN)
+    };
+    let loser_moves = each(only_checks.len(), threads, &|n| {
+        quiet_moves(loser, only_checks[n], &undecided)
+    });
+    let mut winners: Vec<u32> = loser_moves
+        .iter()
+        .flat_map(|(ends, _)| ends.iter().copied())
+        .collect();
+    winners.sort_unstable();
+    winners.dedup();
+    // The winner's moves into the loser's nodes.
+    let into_losers = |pos: &Position| {
+        layout
+            .encode(pos, false)
+            .and_then(|(index, _)| only_checks.binary_search(&(index as u32)).ok())
+            .map(|n| n as u32)
+    };
+    let winner_moves = each(winners.len(), threads, &|n| {
+        quiet_moves(winner, winners[n], &into_losers)
+    });
+    // Nodes: the loser's first, then the winner's.
+    let losers = only_checks.len();
+    let mut edges = Vec::new();
+    for (n, (ends, _)) in loser_moves.iter().enumerate() {
+        for end in ends {
+            let to = winners.binary_search(end).expect("a check's end is a node");
+            edges.push((n as u32, (losers + to) as u32));
+        }
+    }
+    for (n, (ends, _)) in winner_moves.iter().enumerate() {
+        edges.extend(ends.iter().map(|&to| ((losers + n) as u32, to)));
+    }
+    let graph = Graph::new(losers + winners.len(), &edges);
+    let loses = |n: usize| n < losers;
+    let idle = |n: usize| n < losers && !loser_moves[n].1;
+    let mut inside = vec![true; losers + winners.len()];
+    loop {
+        let steps = graph.reach_idle(&inside, &idle, &loses);
+        let stuck: Vec<usize> = (0..inside.len())
+            .filter(|&n| inside[n] && steps[n].is_none())
+            .collect();
+        if stuck.is_empty() {
+            return steps
+                .iter()
+                .enumerate()
+                .filter_map(|(n, step)| {
+                    let (side, index) = if loses(n) {
+                        (loser, only_checks[n])
+                    } else {
+                        (winner, winners[n - losers])
+                    };
+                    step.map(|s| (side, index, s))
+                })
+                .collect();
+        }
+        graph.take_away(&mut inside, stuck, &loses);
+    }
+}
+
+/// The core's moves, forwards and backwards (each move once, so a position two moves reach
+/// has two edges).
+struct Graph {
+    successors: Vec<Vec<u32>>,
+    predecessors: Vec<Vec<u32>>,
+}
+
+impl Graph {
+    fn new(nodes: usize, edges: &[(u32, u32)]) -> Graph {
+        let mut successors = vec![Vec::new(); nodes];
+        let mut predecessors = vec![Vec::new(); nodes];
+        for &(from, to) in edges {
+            successors[from as usize].push(to);
+            predecessors[to as usize].push(from);
+        }
+        Graph {
+            successors,
+            predecessors,
+        }
+    }
+
+    /// The winner's attractor to the `idle` nodes within `inside`: for each node, the steps
+    /// in which the winner forces an idle node (`None` where it cannot). A winner's node takes
+    /// its nearest successor, a loser's node (`loses`) its farthest.
+    fn reach_idle(
+        &self,
+        inside: &[bool],
+        idle: &dyn Fn(usize) -> bool,
+        loses: &dyn Fn(usize) -> bool,
+    ) -> Vec<Option<u16>> {
+        let n = inside.len();
+        let mut steps: Vec<Option<u16>> = vec![None; n];
+        let mut left: Vec<usize> = (0..n).map(|x| self.successors[x].len()).collect();
+        let mut queue = std::collections::VecDeque::new();
+        for x in 0..n {
+            if inside[x] && idle(x) {
+                steps[x] = Some(0);
+                queue.push_back(x);
+            }
+        }
+        while let Some(x) = queue.pop_front() {
+            let next = steps[x].expect("a queued node has its step") + 1;
+            for &p in &self.predecessors[x] {
+                let p = p as usize;
+                if !inside[p] || steps[p].is_some() {
+                    continue;
+                }
+                if loses(p) {
+                    left[p] -= 1;
+                    if left[p] > 0 {
+                        continue;
+                    }
+                }
+                steps[p] = Some(next);
+                queue.push_back(p);
+            }
+        }
+        steps
+    }
+
+    /// Takes `out` away from `inside`, with every node the loser can force into it: a loser's
+    /// node with one successor taken away, a winner's node with all of them.
+    fn take_away(&self, inside: &mut [bool], out: Vec<usize>, loses: &dyn Fn(usize) -> bool) {
+        let mut left: Vec<usize> = (0..inside.len())
+            .map(|x| {
+                self.successors[x]
+                    .iter()
+                    .filter(|&&s| inside[s as usize])
+                    .count()
+            })
+            .collect();
+        for &x in &out {
+            inside[x] = false;
+        }
+        let mut queue: std::collections::VecDeque<usize> = out.into();
+        while let Some(x) = queue.pop_front() {
+            for &p in &self.predecessors[x] {
+                let p = p as usize;
+                if !inside[p] {
+                    continue;
+                }
+                if !loses(p) {
+                    left[p] -= 1;
+                    if left[p] > 0 {
+                        continue;
+                    }
+                }
+                inside[p] = false;
+                queue.push_back(p);
+            }
+        }
+    }
+}
+
+/// Spreads values by the rule backwards from `by_step` (positions just decided in this
+/// round, by step), as mates are spread, and counts down the ways to hold of the positions
+/// before them; returns how many positions it decided.
+fn spread(
+    table: &mut Table,
+    open: &mut [Vec<Open>; 2],
+    work: &mut Work,
+    mut by_step: Vec<Vec<Decided>>,
+    threads: usize,
+) -> usize {
+    let mut decided = 0;
+    let mut step = 0;
+    while step < by_step.len() {
+        let frontier = std::mem::take(&mut by_step[step]);
+        let next = step as u16 + 1;
+        // Each position by whether it is lost for its side to move, and whether the moves
+        // that reach it are quiet (they do not check).
+        let kinds: Vec<(bool, bool)> = frontier
+            .iter()
+            .map(|d| {
+                let value = Value::from_code(table.codes[d.side.index()][d.index as usize]);
+                let pos = super::position(&table.layout, d.side, d.index as usize)
+                    .expect("a decided entry is a position");
+                (value.is_some_and(Value::is_loss), !pos.in_check())
+            })
+            .collect();
+        for lost in [true, false] {
+            for quiet in [true, false] {
+                let part: Vec<Decided> = frontier
+                    .iter()
+                    .zip(&kinds)
+                    .filter(|(_, &kind)| kind == (lost, quiet))
+                    .map(|(&d, _)| d)
+                    .collect();
+                for (side, index) in predecessors_of(&table.layout, &part, threads) {
+                    let i = index as usize;
+                    if table.codes[side.index()][i] != UNKNOWN {
+                        continue;
+                    }
+                    let holds = &mut work.holds[side.index()][i];
+                    if quiet && *holds != NEVER {
+                        *holds -= 1;
+                    }
+                    let value = if lost {
+                        // A move reaches a position lost by the rule.
+                        Value::RuleWin(work.ranks.at(next))
+                    } else {
+                        let state = &mut open[side.index()][i];
+                        state.left -= 1;
+                        if state.left > 0 {
+                            if quiet && *holds == 0 {
+                                work.only_checks[side.index()].push(index);
+                            }
+                            continue;
+                        }
+                        Value::RuleLoss(work.ranks.at(next))
+                    };
+                    table.codes[side.index()][i] = value.code();
+                    let new = Decided {
+                        side,
+                        index,
+                        tentative: false,
+                    };
+                    schedule(&mut by_step, next, new);
+                    decided += 1;
+                }
+            }
+        }
+        step += 1;
+    }
+    decided
+}
