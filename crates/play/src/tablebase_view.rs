@@ -28,6 +28,9 @@ pub struct TablebaseView {
     /// Moves to the mate: a win in N plies mates in (N + 1) / 2 of the winner's moves, a loss
     /// in N plies is mated after N / 2 of the loser's.
     moves_to_mate: Option<u16>,
+    /// A draw the perpetual-chase rule could change: one side may hold it only by chasing
+    /// forever, which the tables do not judge.
+    chase_flag: bool,
     /// The 120-ply no-capture limit could end the game as a draw before the mate comes.
     beyond_no_capture_limit: bool,
     /// Every legal move, best first, when a table holds the position.
@@ -67,6 +70,7 @@ pub fn tablebase_view(tables: Option<&Tablebases>, pos: &Position) -> TablebaseV
         found: value.is_some(),
         value: name,
         by_rule: is_by_rule(value),
+        chase_flag: tables.is_some_and(|tb| tb.tables().chase_flag(pos)),
         plies,
         moves_to_mate,
         beyond_no_capture_limit: value.is_some()

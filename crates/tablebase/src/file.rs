@@ -15,7 +15,7 @@ use crate::value::Code;
 /// The first bytes of every table file.
 const MAGIC: &[u8; 4] = b"XQTB";
 /// The format's version.
-const VERSION: u8 = 4;
+const VERSION: u8 = 5;
 /// Entries in a block (the last of a side may hold fewer).
 pub const BLOCK_ENTRIES: usize = 1 << 16;
 /// How hard blocks are compressed (deflate's levels are 0 to 10): a 5-man table's 150 MB

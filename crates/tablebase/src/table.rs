@@ -29,6 +29,16 @@ impl Table {
         self.longest
     }
 
+    /// How many draws (of both sides to move) the perpetual-chase rule could change
+    /// ([`crate::Tables::chase_flag`]).
+    pub fn chase_flags(&self) -> usize {
+        self.codes
+            .iter()
+            .flatten()
+            .filter(|&&code| code == crate::value::CHASE_DRAW)
+            .count()
+    }
+
     /// Where the rounds of the perpetual-check rule's generation begin: the first rank of each,
     /// ascending (none when the rule decides nothing in the table).
     pub fn rounds(&self) -> &[u16] {
@@ -107,6 +117,12 @@ impl Table {
     /// The value of `pos` (of this table's material, its colours swapped when `swapped`).
     pub fn value(&self, pos: &Position, swapped: bool) -> Option<Value> {
         Value::from_code(self.code(pos, swapped))
+    }
+
+    /// Whether `pos` is a draw the perpetual-chase rule could change
+    /// ([`crate::Tables::chase_flag`]).
+    pub fn chase_flag(&self, pos: &Position, swapped: bool) -> bool {
+        self.code(pos, swapped) == crate::value::CHASE_DRAW
     }
 
     pub(crate) fn code(&self, pos: &Position, swapped: bool) -> Code {

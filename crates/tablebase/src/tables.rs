@@ -120,6 +120,14 @@ impl Tables {
         Value::from_code(table.code(pos, swapped))
     }
 
+    /// Whether `pos` is a draw that the perpetual-chase rule could make a win for one side
+    /// (see the `perpetual` module of the generator); `false` when no table holds it.
+    pub fn chase_flag(&self, pos: &Position) -> bool {
+        let (material, swapped) = Material::of(pos);
+        self.get(material)
+            .is_some_and(|table| table.chase_flag(pos, swapped))
+    }
+
     /// The value of `pos` if its table is in memory now; never reads a file, so a search can
     /// call it without waiting. `Err(material)` when the table is on disk and not read yet
     /// ([`Tables::load_in_background`] reads it).

@@ -40,8 +40,8 @@ impl Rank {
 
 /// A stored value: 0 is no position (two pieces on one point, a general in check with the
 /// other side to move, …), 1 a draw, 2 not known yet (a draw once generation ends), then
-/// losses and wins by distance, then from [`RULE`] losses and wins by the perpetual-check
-/// rule by rank.
+/// losses and wins by distance, [`CHASE_DRAW`], then from [`RULE`] losses and wins by the
+/// perpetual-check rule by rank.
 pub(crate) type Code = u16;
 
 /// No position has this index.
@@ -50,9 +50,12 @@ pub(crate) const ILLEGAL: Code = 0;
 pub(crate) const DRAW: Code = 1;
 /// Not decided yet; a draw if it stays so.
 pub(crate) const UNKNOWN: Code = 2;
+/// A draw that the perpetual-chase rule could change: the game of the perpetual-check rule
+/// would decide it if the loser's chases counted like checks. Reads as a draw.
+pub(crate) const CHASE_DRAW: Code = RULE - 1;
 /// The first code of a value by the perpetual-check rule.
 const RULE: Code = 0x8000;
-/// The longest distance a code holds, in plies.
+/// The longest distance a code holds, in plies (below [`CHASE_DRAW`]).
 pub const MAX_PLIES: u16 = (RULE - 5) / 2;
 
 impl Value {
@@ -70,7 +73,7 @@ impl Value {
     pub(crate) fn from_code(code: Code) -> Option<Value> {
         match code {
             ILLEGAL => None,
-            DRAW | UNKNOWN => Some(Value::Draw),
+            DRAW | UNKNOWN | CHASE_DRAW => Some(Value::Draw),
             c if c >= RULE && c % 2 == 0 => Some(Value::RuleLoss(Rank((c - RULE) / 2))),
             c if c >= RULE => Some(Value::RuleWin(Rank((c - RULE) / 2))),
             c if c % 2 == 1 => Some(Value::Loss((c - 3) / 2)),
@@ -136,6 +139,9 @@ mod tests {
         }
         assert_eq!(Value::from_code(ILLEGAL), None);
         assert_eq!(Value::from_code(UNKNOWN), Some(Value::Draw));
+        assert_eq!(Value::from_code(CHASE_DRAW), Some(Value::Draw));
+        assert!(Value::Win(MAX_PLIES).code() < CHASE_DRAW);
+        assert!(Value::Loss(MAX_PLIES).code() < CHASE_DRAW);
     }
 
     #[test]

@@ -138,6 +138,19 @@ impl Position {
         chased
     }
 
+    /// The pieces of `by`'s opponent that `by` chases as the position stands, whoever is to
+    /// move: every attack of one of its pieces that would count as a chase if the move that
+    /// made it had just been played (a standing attack included, unlike
+    /// [`Position::chased_by`], which counts only the new ones).
+    pub fn chased_pieces(&self, by: Color) -> Bitboard {
+        let chasers = self.color_bb(by)
+            & !self.kind_bb(PieceKind::General)
+            & !self.kind_bb(PieceKind::Soldier);
+        chasers.fold(Bitboard::EMPTY, |all, attacker| {
+            all | self.chases_from(attacker, by)
+        })
+    }
+
     /// The enemy pieces that `us`'s piece on `attacker` chases in this position, whoever is to
     /// move.
     fn chases_from(&self, attacker: Square, us: Color) -> Bitboard {
@@ -186,6 +199,19 @@ mod tests {
     fn chariot_attacking_unprotected_horse_chases() {
         // Red chariot a0 to a5 attacks the lone black horse on e5.
         assert_eq!(chased("4k4/9/9/9/4n4/9/9/9/9/R3K4 w", "a0a5"), ["e5"]);
+    }
+
+    #[test]
+    fn a_standing_chase_is_among_the_chased_pieces() {
+        // The chariot on a5 already attacks the lone horse on e5: no move makes it new, but it
+        // stands.
+        let pos = Position::from_fen("4k4/9/9/9/R3n4/9/9/9/9/4K4 b").unwrap();
+        let chased: Vec<String> = pos
+            .chased_pieces(Color::Red)
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(chased, ["e5"]);
+        assert!(pos.chased_pieces(Color::Black).is_empty());
     }
 
     #[test]

@@ -196,8 +196,9 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         let table = tables.get(material).context("the table just built")?;
         let [wins, draws, losses] = table.counts();
         eprintln!(
-            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move; {} by the perpetual-check rule), longest mate {} plies, {size} bytes, {:.1} s",
+            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move; {} by the perpetual-check rule, {} draws flagged for the chase rule), longest mate {} plies, {size} bytes, {:.1} s",
             table.by_rule(),
+            table.chase_flags(),
             table.longest(),
             started.elapsed().as_secs_f64()
         );
@@ -230,8 +231,17 @@ fn probe(args: &ProbeArgs) -> Result<()> {
     let value = table
         .value(&pos, swapped)
         .context("the position has no entry in its table")?;
-    outln!("{value}");
+    outln!("{}", verdict(value, table.chase_flag(&pos, swapped)));
     Ok(())
+}
+
+/// A value as `probe` prints it, with the chase rule's flag on a draw it could change.
+fn verdict(value: Value, chase_flag: bool) -> String {
+    if chase_flag {
+        format!("{value} (chase rule could change it)")
+    } else {
+        value.to_string()
+    }
 }
 
 /// The largest file of positions `probe --file` reads.
@@ -259,7 +269,7 @@ fn probe_file(dir: &std::path::Path, file: &std::path::Path) -> Result<()> {
                     }
                 }
                 match tables.probe(&pos) {
-                    Some(value) => value.to_string(),
+                    Some(value) => verdict(value, tables.chase_flag(&pos)),
                     None => format!("{material}: no table"),
                 }
             }

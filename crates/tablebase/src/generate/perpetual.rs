@@ -35,7 +35,7 @@ use super::capture_code;
 use super::retro::{predecessors_of, Decided, Open};
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::value::{Code, Rank, Value, UNKNOWN};
+use crate::value::{Code, Rank, Value, CHASE_DRAW, UNKNOWN};
 use xiangqi::{Color, PieceKind, Position};
 
 /// What looking forwards at one undecided position finds.
@@ -53,25 +53,121 @@ struct Look {
 /// The count of ways to hold of a side that cannot give check: it never has to.
 const NEVER: u8 = u8::MAX;
 
-/// Decides every undecided position of `table` the perpetual-check rule decides; `open`
-/// holds each undecided position's moves that do not lose yet, as mate finding left them.
+/// Which moves the loser may not make forever.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Forbidden {
+    /// Checks: the perpetual-check rule.
+    Checks,
+    /// Checks, and moves after which the mover chases a piece: what the chase flag assumes.
+    ChecksAndChases,
+}
+
+impl Forbidden {
+    /// Whether the move that reached `pos` is forbidden.
+    fn reached(self, pos: &Position) -> bool {
+        pos.in_check()
+            || (self == Forbidden::ChecksAndChases
+                && !pos.chased_pieces(pos.side_to_move().other()).is_empty())
+    }
+
+    /// Whether `side` has a piece that can make a forbidden move.
+    fn can(self, pos: &Position, side: Color) -> bool {
+        let kinds: &[PieceKind] = match self {
+            Forbidden::Checks => &[
+                PieceKind::Chariot,
+                PieceKind::Horse,
+                PieceKind::Cannon,
+                PieceKind::Soldier,
+            ],
+            Forbidden::ChecksAndChases => &[
+                PieceKind::Chariot,
+                PieceKind::Horse,
+                PieceKind::Cannon,
+                PieceKind::Soldier,
+                PieceKind::Advisor,
+                PieceKind::Elephant,
+            ],
+        };
+        kinds.iter().any(|&kind| !pos.pieces(side, kind).is_empty())
+    }
+}
+
+/// Decides every undecided position of `table` the perpetual-check rule decides, then flags
+/// the draws left that the game would decide if chases counted like checks ([`CHASE_DRAW`]);
+/// `open` holds each undecided position's moves that do not lose yet, as mate finding left
+/// them.
 pub(super) fn judge(table: &mut Table, tables: &Tables, open: &mut [Vec<Open>; 2], threads: usize) {
-    let captures_matter = super::after_captures(table.material)
-        .into_iter()
-        .filter_map(|m| tables.get(m))
-        .any(|sub| sub.codes.iter().flatten().any(|&c| is_rule(c)));
+    solve(table, tables, open, threads, Forbidden::Checks);
+    let mut with_chases = table.clone();
+    let mut open = open.clone();
+    solve(
+        &mut with_chases,
+        tables,
+        &mut open,
+        threads,
+        Forbidden::ChecksAndChases,
+    );
+    for (codes, chased) in table.codes.iter_mut().zip(&with_chases.codes) {
+        for (code, chased) in codes.iter_mut().zip(chased) {
+            if *code == UNKNOWN && *chased != UNKNOWN {
+                *code = CHASE_DRAW;
+            }
+        }
+    }
+}
+
+/// Decides what the game with `forbidden` moves decides in `table`.
+fn solve(
+    table: &mut Table,
+    tables: &Tables,
+    open: &mut [Vec<Open>; 2],
+    threads: usize,
+    forbidden: Forbidden,
+) {
+    // Captures into a smaller table's values by the rule are counted once, by the game of
+    // checks (the game with chases starts from its results).
+    let captures_matter = forbidden == Forbidden::Checks
+        && super::after_captures(table.material)
+            .into_iter()
+            .filter_map(|m| tables.get(m))
+            .any(|sub| sub.codes.iter().flatten().any(|&c| is_rule(c)));
+    let reached = Color::ALL.map(|side| {
+        let codes = &table.codes[side.index()];
+        each(codes.len(), threads, &|index| {
+            codes[index] == UNKNOWN
+                && forbidden.reached(
+                    &super::position(&table.layout, side, index)
+                        .expect("an undecided entry is a position"),
+                )
+        })
+    });
     let size = table.layout.size();
     let mut work = Work {
         holds: [vec![NEVER; size], vec![NEVER; size]],
+        reached,
         only_checks: [Vec::new(), Vec::new()],
-        ranks: Ranks { base: 0, past: 0 },
+        ranks: Ranks {
+            base: 0,
+            past: 0,
+            clamp: forbidden == Forbidden::ChecksAndChases,
+        },
     };
     // 1. Look forwards, once.
     let mut decided_now = 0;
     let mut spread_from: Vec<Vec<Decided>> = Vec::new();
     // Both sides are looked at before anything is decided, so that every count is of the
     // same undecided positions.
-    let looks = Color::ALL.map(|side| look_side(table, tables, side, captures_matter, threads));
+    let looks = Color::ALL.map(|side| {
+        look_side(
+            table,
+            tables,
+            &work,
+            side,
+            captures_matter,
+            forbidden,
+            threads,
+        )
+    });
     for (side, looks) in Color::ALL.into_iter().zip(looks) {
         for (index, look) in looks {
             let i = index as usize;
@@ -138,6 +234,9 @@ pub(super) fn judge(table: &mut Table, tables: &Tables, open: &mut [Vec<Open>; 2
 struct Work {
     /// Each undecided entry's ways to hold without checking, by side to move.
     holds: [Vec<u8>; 2],
+    /// Whether each undecided entry is reached by a forbidden move (its side to move in
+    /// check, or with a piece chased), by side to move.
+    reached: [Vec<bool>; 2],
     /// The entries with none left, by side to move (some decided since).
     only_checks: [Vec<u32>; 2],
     ranks: Ranks,
@@ -151,26 +250,30 @@ fn is_rule(code: Code) -> bool {
     )
 }
 
-/// The ranks of a round: from its first, `base` (step 0), to before `past`.
+/// The ranks of a round: from its first, `base` (step 0), to before `past`. With `clamp`
+/// (where only what is decided counts, not its rank) a rank beyond the last is the last.
 struct Ranks {
     base: u16,
     past: u16,
+    clamp: bool,
 }
 
 impl Ranks {
     /// The rank of `step` in this round.
     fn at(&mut self, step: u16) -> Rank {
+        let last = Rank::new(Rank::COUNT - 1).expect("the last rank");
         let rank = self
             .base
             .checked_add(step)
             .and_then(Rank::new)
+            .or(self.clamp.then_some(last))
             .unwrap_or_else(|| {
                 panic!(
                     "a win by the perpetual-check rule beyond the {} ranks a code holds",
                     Rank::COUNT
                 )
             });
-        self.past = self.past.max(rank.get() + 1);
+        self.past = self.past.max(rank.get().saturating_add(1));
         rank
     }
 }
@@ -181,18 +284,6 @@ fn schedule(by_step: &mut Vec<Vec<Decided>>, step: u16, decided: Decided) {
         by_step.resize_with(step + 1, Vec::new);
     }
     by_step[step].push(decided);
-}
-
-/// Whether `side` has a piece that can give check.
-fn can_check(pos: &Position, side: Color) -> bool {
-    [
-        PieceKind::Chariot,
-        PieceKind::Horse,
-        PieceKind::Cannon,
-        PieceKind::Soldier,
-    ]
-    .into_iter()
-    .any(|kind| !pos.pieces(side, kind).is_empty())
 }
 
 /// Runs `f` on each of `0..len` on `threads` threads, the results in order.
@@ -217,13 +308,16 @@ fn each<T: Send>(len: usize, threads: usize, f: &(dyn Fn(usize) -> T + Sync)) ->
 fn look_side(
     table: &Table,
     tables: &Tables,
+    work: &Work,
     side: Color,
     captures: bool,
+    forbidden: Forbidden,
     threads: usize,
 ) -> Vec<(u32, Look)> {
     let codes = &table.codes[side.index()];
     let looks = each(codes.len(), threads, &|index| {
-        (codes[index] == UNKNOWN).then(|| look_at(table, tables, side, index, captures))
+        (codes[index] == UNKNOWN)
+            .then(|| look_at(table, tables, work, side, index, captures, forbidden))
     });
     looks
         .into_iter()
@@ -232,34 +326,50 @@ fn look_side(
         .collect()
 }
 
-fn look_at(table: &Table, tables: &Tables, side: Color, index: usize, captures: bool) -> Look {
+fn look_at(
+    table: &Table,
+    tables: &Tables,
+    work: &Work,
+    side: Color,
+    index: usize,
+    captures: bool,
+    forbidden: Forbidden,
+) -> Look {
     let mut look = Look::default();
     let mut pos =
         super::position(&table.layout, side, index).expect("an undecided entry is a position");
-    let checks = can_check(&pos, side);
-    if !captures && !checks {
+    let can = forbidden.can(&pos, side);
+    if !captures && !can {
         look.holds = NEVER;
         return look;
     }
     for &m in pos.legal_moves().as_slice() {
         let capture = pos.piece_at(m.to()).is_some();
-        if !capture && !checks {
+        if !capture && !can {
             continue;
         }
         let undo = pos.make_move(m);
         if capture {
-            match Value::from_code(capture_code(tables, &pos)) {
+            let code = capture_code(tables, &pos);
+            match Value::from_code(code) {
                 Some(Value::RuleLoss(_)) if captures => look.wins_by_capture = true,
                 Some(Value::RuleWin(_)) if captures => look.losing_captures += 1,
-                Some(Value::Draw) => look.holds = look.holds.saturating_add(1),
+                // A draw the chase rule could change holds only where chases are allowed.
+                Some(Value::Draw) if code != CHASE_DRAW || forbidden == Forbidden::Checks => {
+                    look.holds = look.holds.saturating_add(1)
+                }
                 _ => {}
             }
-        } else if !pos.in_check_after(m) && table.code(&pos, false) == UNKNOWN {
-            look.holds = look.holds.saturating_add(1);
+        } else if let Some((child, child_side)) = table.layout.encode(&pos, false) {
+            if table.codes[child_side.index()][child] == UNKNOWN
+                && !work.reached[child_side.index()][child]
+            {
+                look.holds = look.holds.saturating_add(1);
+            }
         }
         pos.unmake_move(m, undo);
     }
-    if !checks {
+    if !can {
         look.holds = NEVER;
     }
     look
@@ -471,10 +581,9 @@ fn spread(
         let kinds: Vec<(bool, bool)> = frontier
             .iter()
             .map(|d| {
-                let value = Value::from_code(table.codes[d.side.index()][d.index as usize]);
-                let pos = super::position(&table.layout, d.side, d.index as usize)
-                    .expect("a decided entry is a position");
-                (value.is_some_and(Value::is_loss), !pos.in_check())
+                let (side, i) = (d.side.index(), d.index as usize);
+                let value = Value::from_code(table.codes[side][i]);
+                (value.is_some_and(Value::is_loss), !work.reached[side][i])
             })
             .collect();
         for lost in [true, false] {

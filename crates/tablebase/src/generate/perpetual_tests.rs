@@ -10,6 +10,10 @@ use std::collections::HashMap;
 struct Node {
     side: Color,
     in_check: bool,
+    /// In check, or with a piece the other side chases.
+    threatened: bool,
+    /// The table flags it as a draw the chase rule could change.
+    chase_flag: bool,
     /// Each move's end: another such position, or a position a mate (or a smaller table)
     /// decides, as whether the winner wins it.
     moves: Vec<End>,
@@ -17,7 +21,8 @@ struct Node {
 
 enum End {
     Inside(usize),
-    Decided(Value),
+    /// A decided position's value, and whether it is a draw the chase rule could change.
+    Decided(Value, bool),
 }
 
 /// Every position of `material` that no mate decides, with its moves.
@@ -51,7 +56,8 @@ fn undecided(tables: &Tables, material: Material) -> Vec<(Node, Value)> {
                         Some((index, side)) if !is_capture => ids.get(&(side, index)),
                         _ => None,
                     };
-                    let end = inside.map_or(End::Decided(child), |&id| End::Inside(id));
+                    let flag = tables.chase_flag(&pos);
+                    let end = inside.map_or(End::Decided(child, flag), |&id| End::Inside(id));
                     pos.unmake_move(m, undo);
                     end
                 })
@@ -59,6 +65,9 @@ fn undecided(tables: &Tables, material: Material) -> Vec<(Node, Value)> {
             let node = Node {
                 side: pos.side_to_move(),
                 in_check: pos.in_check(),
+                threatened: pos.in_check()
+                    || !pos.chased_pieces(pos.side_to_move().other()).is_empty(),
+                chase_flag: tables.chase_flag(&pos),
                 moves,
             };
             (node, value)
@@ -67,18 +76,21 @@ fn undecided(tables: &Tables, material: Material) -> Vec<(Node, Value)> {
 }
 
 /// Where `winner` wins: μZ3. νZ2. μZ1. (C3 ∩ Pre Z3) ∪ (C2 ∩ Pre Z2) ∪ (C1 ∩ Pre Z1), where
-/// C1 holds the positions in check (the last move checked), C2 the loser's positions not in
-/// check (the winner's last move did not check) and C3 the winner's not in check (the loser's
-/// did not); Pre Z, the positions from which the winner forces Z or a decided win in a move.
-fn winning(nodes: &[(Node, Value)], winner: Color) -> Vec<bool> {
+/// C1 holds the positions the last move made in check (or, with `chases`, threatened with a
+/// chase) but for the loser's positions only in check, C2 the loser's positions not in check
+/// (the winner's last move did not check) and C3 the winner's others (the loser's last move
+/// neither checked nor, with `chases`, chased); Pre Z, the positions from which the winner
+/// forces Z or a decided win in a move.
+fn winning(nodes: &[(Node, Value)], winner: Color, chases: bool) -> Vec<bool> {
     let wins_for_winner = |end: &End, z: &[bool], mover: Color| match end {
         End::Inside(id) => z[*id],
-        // The value is for the side to move after the move: the mover's opponent.
-        End::Decided(v) => {
+        // The value is for the side to move after the move: the mover's opponent. A draw the
+        // chase rule could change saves no loser where chases count.
+        End::Decided(v, flag) => {
             if mover == winner {
                 v.is_loss()
             } else {
-                v.is_win()
+                v.is_win() || (chases && *flag)
             }
         }
     };
@@ -91,10 +103,17 @@ fn winning(nodes: &[(Node, Value)], winner: Color) -> Vec<bool> {
             ends.all(|w| w)
         }
     };
-    let priority = |node: &Node| match (node.in_check, node.side == winner) {
-        (true, _) => 1,
-        (false, false) => 2,
-        (false, true) => 3,
+    let priority = |node: &Node| {
+        let forbidden = if chases {
+            node.threatened
+        } else {
+            node.in_check
+        };
+        match (node.side == winner, forbidden, node.in_check) {
+            (true, true, _) | (false, _, true) => 1,
+            (false, _, false) => 2,
+            (true, false, _) => 3,
+        }
     };
     let n = nodes.len();
     let mut z3 = vec![false; n];
@@ -132,7 +151,7 @@ fn assert_as_the_fixpoints_say(tables: &Tables, name: &str) -> usize {
     let nodes = undecided(tables, material);
     let mut by_rule = 0;
     for winner in Color::ALL {
-        let wins = winning(&nodes, winner);
+        let wins = winning(&nodes, winner, false);
         for ((node, stored), &won) in nodes.iter().zip(&wins) {
             let expected = match (won, node.side == winner) {
                 (false, _) => false,
@@ -152,6 +171,22 @@ fn assert_as_the_fixpoints_say(tables: &Tables, name: &str) -> usize {
     by_rule
 }
 
+/// Checks the chase rule's flags of `name` against the fixpoints with chases counted like
+/// checks: a draw is flagged exactly when that game decides it. Returns the flags.
+fn assert_flags_as_the_fixpoints_say(tables: &Tables, name: &str) -> usize {
+    let material: Material = name.parse().unwrap();
+    let nodes = undecided(tables, material);
+    let wins = Color::ALL.map(|winner| winning(&nodes, winner, true));
+    let mut flagged = 0;
+    for (n, (node, stored)) in nodes.iter().enumerate() {
+        let expected = *stored == Value::Draw && (wins[0][n] || wins[1][n]);
+        assert_eq!(node.chase_flag, expected, "{name}: {stored:?}");
+        flagged += usize::from(expected);
+    }
+    assert_eq!(flagged, tables.get(material).unwrap().chase_flags());
+    flagged
+}
+
 #[test]
 fn the_perpetual_check_rule_decides_what_the_fixpoints_decide() {
     let tables = {
@@ -167,6 +202,14 @@ fn the_perpetual_check_rule_decides_what_the_fixpoints_decide() {
     for name in ["KRKR", "KHKH", "KCKH", "KRKC"] {
         assert_as_the_fixpoints_say(&tables, name);
         crate::verify::verify(&tables, name.parse().unwrap(), 2).unwrap();
+    }
+    // No draw of these needs a chase to hold: the flags' game, solved both ways, agrees.
+    for name in ["KRKH", "KRKR", "KHKH", "KCKH", "KRKC"] {
+        assert_eq!(
+            assert_flags_as_the_fixpoints_say(&tables, name),
+            0,
+            "{name}"
+        );
     }
     crate::verify::verify(&tables, "KRKH".parse().unwrap(), 2).unwrap();
 }

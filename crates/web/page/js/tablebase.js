@@ -47,7 +47,7 @@ function lineFor(answer, missing) {
   if (answer.by_rule) line = t(answer.value === 'win' ? 'tbRuleWin' : 'tbRuleLoss', m);
   else if (answer.value === 'win') line = t('tbWin', answer.moves_to_mate, m);
   else if (answer.value === 'loss') line = t('tbLoss', answer.moves_to_mate, m);
-  else line = t('tbDraw', m);
+  else line = t('tbDraw', m) + (answer.chase_flag ? t('tbChase') : '');
   return answer.beyond_no_capture_limit ? `${line}${t('tbLate')}` : line;
 }
 
