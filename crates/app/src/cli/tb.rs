@@ -91,7 +91,8 @@ struct SampleArgs {
     /// Only positions of this value for the side to move.
     #[arg(long, value_enum)]
     value: Option<Outcome>,
-    /// Only wins and losses at least this many plies from mate.
+    /// Only wins and losses at least this many plies from mate (wins and losses by the
+    /// perpetual-check rule have no distance and always pass; 65535 keeps only those).
     #[arg(long, default_value_t = 0)]
     min_dtm: u16,
     /// The seed: the same seed gives the same positions.

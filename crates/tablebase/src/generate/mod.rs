@@ -9,6 +9,7 @@
 //! by the rule. Perpetual chasing is not judged: a position held only by chasing forever
 //! reads as a draw.
 
+mod buchi;
 mod perpetual;
 mod retro;
 
@@ -16,7 +17,7 @@ use crate::layout::Layout;
 use crate::material::{Material, KINDS};
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::value::{Code, ILLEGAL};
+use crate::value::{Code, DRAW, ILLEGAL, UNKNOWN};
 use xiangqi::{Color, Position};
 
 impl Tables {
@@ -139,7 +140,15 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
         longest: 0,
         rounds: Vec::new(),
     };
-    retro::build(&mut table, tables, threads, step);
+    let mut open = retro::build(&mut table, tables, threads, step);
+    // What only checking forever could hold is lost: the perpetual-check rule.
+    perpetual::judge(&mut table, tables, &mut open, threads);
+    // The rest is drawn.
+    for code in table.codes.iter_mut().flatten() {
+        if *code == UNKNOWN {
+            *code = DRAW;
+        }
+    }
     table
 }
 

@@ -22,7 +22,8 @@
 //!    the rule is won by it, one whose every move reaches a win by mate or rule is lost.
 //!
 //! A round that decides nothing ends the work; a later round can find more, as the loser's
-//! moves that did not check may now reach positions won. Each position decided gets a
+//! moves that did not check may now reach positions won. What captures into smaller tables
+//! decide, and what follows from it, is a round of its own before the first core. Each position decided gets a
 //! [`Rank`]: each round has ranks of its own, above the earlier rounds', counted in steps from
 //! its first, the core's positions where the loser is not in check (step 0); the table keeps
 //! where each round begins. The winner always has a move to a lower rank; so has the loser,
@@ -31,6 +32,7 @@
 //! passes step 0 without checking again and again: what `verify` checks, position by
 //! position.
 
+use super::buchi::Graph;
 use super::capture_code;
 use super::retro::{predecessors_of, Decided, Open};
 use crate::table::Table;
@@ -195,6 +197,14 @@ fn solve(
         }
     }
     decided_now += spread(table, open, &mut work, spread_from, threads);
+    if decided_now > 0 {
+        // What the captures decided is a round of its own, below the cores': a core's
+        // position where the loser is not in check (the first rank of its round) may have a
+        // quiet move into it, which must reach a lower rank.
+        table.rounds.push(work.ranks.base);
+        work.ranks.base = work.ranks.past;
+        decided_now = 0;
+    }
     // 2 and 3, round after round.
     loop {
         for winner in Color::ALL {
@@ -464,100 +474,6 @@ fn core(
                 .collect();
         }
         graph.take_away(&mut inside, stuck, &loses);
-    }
-}
-
-/// The core's moves, forwards and backwards (each move once, so a position two moves reach
-/// has two edges).
-struct Graph {
-    successors: Vec<Vec<u32>>,
-    predecessors: Vec<Vec<u32>>,
-}
-
-impl Graph {
-    fn new(nodes: usize, edges: &[(u32, u32)]) -> Graph {
-        let mut successors = vec![Vec::new(); nodes];
-        let mut predecessors = vec![Vec::new(); nodes];
-        for &(from, to) in edges {
-            successors[from as usize].push(to);
-            predecessors[to as usize].push(from);
-        }
-        Graph {
-            successors,
-            predecessors,
-        }
-    }
-
-    /// The winner's attractor to the `idle` nodes within `inside`: for each node, the steps
-    /// in which the winner forces an idle node (`None` where it cannot). A winner's node takes
-    /// its nearest successor, a loser's node (`loses`) its farthest.
-    fn reach_idle(
-        &self,
-        inside: &[bool],
-        idle: &dyn Fn(usize) -> bool,
-        loses: &dyn Fn(usize) -> bool,
-    ) -> Vec<Option<u16>> {
-        let n = inside.len();
-        let mut steps: Vec<Option<u16>> = vec![None; n];
-        let mut left: Vec<usize> = (0..n).map(|x| self.successors[x].len()).collect();
-        let mut queue = std::collections::VecDeque::new();
-        for x in 0..n {
-            if inside[x] && idle(x) {
-                steps[x] = Some(0);
-                queue.push_back(x);
-            }
-        }
-        while let Some(x) = queue.pop_front() {
-            let next = steps[x].expect("a queued node has its step") + 1;
-            for &p in &self.predecessors[x] {
-                let p = p as usize;
-                if !inside[p] || steps[p].is_some() {
-                    continue;
-                }
-                if loses(p) {
-                    left[p] -= 1;
-                    if left[p] > 0 {
-                        continue;
-                    }
-                }
-                steps[p] = Some(next);
-                queue.push_back(p);
-            }
-        }
-        steps
-    }
-
-    /// Takes `out` away from `inside`, with every node the loser can force into it: a loser's
-    /// node with one successor taken away, a winner's node with all of them.
-    fn take_away(&self, inside: &mut [bool], out: Vec<usize>, loses: &dyn Fn(usize) -> bool) {
-        let mut left: Vec<usize> = (0..inside.len())
-            .map(|x| {
-                self.successors[x]
-                    .iter()
-                    .filter(|&&s| inside[s as usize])
-                    .count()
-            })
-            .collect();
-        for &x in &out {
-            inside[x] = false;
-        }
-        let mut queue: std::collections::VecDeque<usize> = out.into();
-        while let Some(x) = queue.pop_front() {
-            for &p in &self.predecessors[x] {
-                let p = p as usize;
-                if !inside[p] {
-                    continue;
-                }
-                if !loses(p) {
-                    left[p] -= 1;
-                    if left[p] > 0 {
-                        continue;
-                    }
-                }
-                inside[p] = false;
-                queue.push_back(p);
-            }
-        }
     }
 }
 

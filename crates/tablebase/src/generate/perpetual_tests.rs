@@ -244,3 +244,16 @@ fn a_rank_that_does_not_lead_anywhere_is_found_by_the_check() {
         "{error}"
     );
 }
+
+#[test]
+fn wins_by_the_rule_through_captures_keep_their_ranks() {
+    // 车 vs 马双士: taking an advisor can lead into `KRKHA`'s wins by the rule, a round of
+    // their own; the cores after it must rank above them.
+    let mut tables = Tables::new();
+    let krkhaa: Material = "KRKHAA".parse().unwrap();
+    tables.generate(krkhaa, &mut |_| {});
+    let table = tables.get(krkhaa).unwrap();
+    assert!(table.by_rule() > 0);
+    assert!(table.rounds().len() > 1, "{:?}", table.rounds());
+    crate::verify::verify(&tables, krkhaa, 2).unwrap();
+}

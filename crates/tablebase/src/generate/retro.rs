@@ -9,7 +9,8 @@
 //!    positions one quiet move before a loss in *n* are wins in *n* + 1. Each position one
 //!    quiet move before a win in *n* has one move fewer left that does not lose; when none is
 //!    left, it is lost, in one ply more than its slowest losing move.
-//! 3. What is never decided is a draw.
+//! 3. What is never decided is left undecided, for the perpetual-check rule and then as a
+//!    draw (the `generate` module).
 //!
 //! Predecessors are found by taking moves back ("unmoves"), each checked by playing it
 //! forwards. Only entries (Red's general on the d or e file) count as predecessors; a position
@@ -50,13 +51,14 @@ pub(super) struct Decided {
     pub(super) tentative: bool,
 }
 
-/// Builds `material`'s table; the tables captures lead to are in `tables`.
+/// Decides every mate of `material`'s table (the tables captures lead to are in `tables`);
+/// the rest stays undecided. Returns each undecided entry's moves that do not lose yet.
 pub(super) fn build(
     table: &mut Table,
     tables: &Tables,
     threads: usize,
     step: &mut dyn FnMut(super::Step),
-) {
+) -> [Vec<Open>; 2] {
     let size = table.layout.size();
     assert!(
         u32::try_from(size).is_ok(),
@@ -137,15 +139,7 @@ pub(super) fn build(
         plies += 1;
     }
 
-    // 3. What only checking forever could hold is lost: the perpetual-check rule.
-    super::perpetual::judge(table, tables, &mut open, threads);
-
-    // 4. The rest is drawn.
-    for code in table.codes.iter_mut().flatten() {
-        if *code == UNKNOWN {
-            *code = DRAW;
-        }
-    }
+    open
 }
 
 /// Puts `decided` among the positions to take backwards at `plies`.
