@@ -55,7 +55,7 @@ pub(crate) const UNKNOWN: Code = 2;
 pub(crate) const CHASE_DRAW: Code = RULE - 1;
 /// The first code of a value by the perpetual-check rule.
 const RULE: Code = 0x8000;
-/// The longest distance a code holds, in plies (below [`CHASE_DRAW`]).
+/// The longest distance a code holds, in plies (its codes stay below the flagged draw's).
 pub const MAX_PLIES: u16 = (RULE - 5) / 2;
 
 impl Value {

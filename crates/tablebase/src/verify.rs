@@ -5,7 +5,7 @@
 //! mate stored is right, and every position with a forced mate stores one.
 //!
 //! The rest are draws or values by the perpetual-check rule, and their ranks are checked as a
-//! certificate (see [`check_rule`]): a win by the rule stored is then a real one, as play that
+//! certificate (see `check_rule`): a win by the rule stored is then a real one, as play that
 //! follows the ranks either reaches a mate or has the loser check at every move while the
 //! winner does not. That no draw could be won by the rule is not something one position's
 //! moves can show; the generator's tests compare small tables with a solver written

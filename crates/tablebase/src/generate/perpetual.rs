@@ -35,6 +35,7 @@
 use super::buchi::Graph;
 use super::capture_code;
 use super::retro::{predecessors_of, Decided, Open};
+use crate::material::KINDS;
 use crate::table::Table;
 use crate::tables::Tables;
 use crate::value::{Code, Rank, Value, CHASE_DRAW, UNKNOWN};
@@ -75,20 +76,10 @@ impl Forbidden {
     /// Whether `side` has a piece that can make a forbidden move.
     fn can(self, pos: &Position, side: Color) -> bool {
         let kinds: &[PieceKind] = match self {
-            Forbidden::Checks => &[
-                PieceKind::Chariot,
-                PieceKind::Horse,
-                PieceKind::Cannon,
-                PieceKind::Soldier,
-            ],
-            Forbidden::ChecksAndChases => &[
-                PieceKind::Chariot,
-                PieceKind::Horse,
-                PieceKind::Cannon,
-                PieceKind::Soldier,
-                PieceKind::Advisor,
-                PieceKind::Elephant,
-            ],
+            // The chariot, horse, cannon and soldier: the kinds that check.
+            Forbidden::Checks => &KINDS[..4],
+            // Every kind besides the general: advisors and elephants chase too.
+            Forbidden::ChecksAndChases => &KINDS,
         };
         kinds.iter().any(|&kind| !pos.pieces(side, kind).is_empty())
     }

@@ -257,3 +257,12 @@ fn wins_by_the_rule_through_captures_keep_their_ranks() {
     assert!(table.rounds().len() > 1, "{:?}", table.rounds());
     crate::verify::verify(&tables, krkhaa, 2).unwrap();
 }
+
+#[test]
+fn the_first_four_kinds_are_the_ones_that_check() {
+    use xiangqi::PieceKind::*;
+    assert_eq!(
+        crate::material::KINDS[..4],
+        [Chariot, Horse, Cannon, Soldier]
+    );
+}
