@@ -277,6 +277,30 @@ mod tests {
     use crate::Tables;
 
     #[test]
+    fn the_rounds_of_the_rule_survive_their_file_and_out_of_order_they_are_refused() {
+        let mut tables = Tables::new();
+        let krk: Material = "KRK".parse().unwrap();
+        tables.generate(krk, &mut |_| {});
+        let table = tables.get(krk).unwrap();
+        let with = |rounds: Vec<u16>| {
+            Table::from_parts(
+                krk,
+                table.layout().clone(),
+                table.codes().clone(),
+                table.longest(),
+                rounds,
+            )
+            .to_bytes()
+        };
+        let read = Table::from_bytes(krk, &with(vec![0, 3, 9])).unwrap();
+        assert_eq!(read.rounds(), [0, 3, 9]);
+        assert_eq!(
+            Table::from_bytes(krk, &with(vec![0, 9, 3])).unwrap_err(),
+            FileError::Rounds
+        );
+    }
+
+    #[test]
     fn a_table_survives_its_file_and_a_damaged_file_is_refused() {
         let mut tables = Tables::new();
         let krk: Material = "KRK".parse().unwrap();
