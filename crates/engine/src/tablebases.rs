@@ -159,17 +159,9 @@ fn rule_win_score(rank: Rank) -> i32 {
 }
 
 /// How good a move is for the side that plays it, from the value of the position it leads
-/// to (for the side then to move): a faster win ranks higher, a slower loss higher, a win by
-/// the perpetual-check rule below any mate, nearer by its rank.
-fn rank(after: Value) -> i64 {
-    let most = i64::from(u16::MAX);
-    match after {
-        Value::Loss(plies) => most * 2 - i64::from(plies),
-        Value::RuleLoss(rank) => most - i64::from(rank.get()),
-        Value::Draw => 0,
-        Value::RuleWin(rank) => -most + i64::from(rank.get()),
-        Value::Win(plies) => -most * 2 + i64::from(plies),
-    }
+/// to (for the side then to move): the value for the mover, by [`Value::preference`].
+fn rank(after: Value) -> i32 {
+    after.flipped().preference()
 }
 
 impl PartialEq for Tablebases {

@@ -69,7 +69,7 @@ pub fn tablebase_view(tables: Option<&Tablebases>, pos: &Position) -> TablebaseV
         material: material.to_string(),
         found: value.is_some(),
         value: name,
-        by_rule: is_by_rule(value),
+        by_rule: value.is_some_and(Value::is_by_rule),
         chase_flag: tables.is_some_and(|tb| tb.tables().chase_flag(pos)),
         plies,
         moves_to_mate,
@@ -102,7 +102,7 @@ fn rated_moves(tables: &Tablebases, pos: &Position) -> Vec<TablebaseMoveView> {
                 chinese: format_move(pos, m, Notation::Chinese),
                 wxf: format_move(pos, m, Notation::Wxf),
                 value: name,
-                by_rule: is_by_rule(value),
+                by_rule: value.is_some_and(Value::is_by_rule),
                 plies,
                 moves_to_mate,
             }
@@ -122,24 +122,9 @@ fn for_mover(after: Value) -> Value {
     }
 }
 
-/// Whether a value is a win or loss by the perpetual-check rule.
-fn is_by_rule(value: Option<Value>) -> bool {
-    matches!(value, Some(Value::RuleWin(_) | Value::RuleLoss(_)))
-}
-
-/// How good a value is for its side: a faster win higher, then a win by the perpetual-check
-/// rule (the lower its rank the higher), a draw, a loss by the rule, a slower loss higher,
-/// and no value lowest of all.
+/// How good a value is for its side ([`Value::preference`]), no value lowest of all.
 fn rank(value: Option<Value>) -> i32 {
-    let most = i32::from(u16::MAX);
-    match value {
-        Some(Value::Win(plies)) => 5 * most - i32::from(plies),
-        Some(Value::RuleWin(rank)) => 4 * most - i32::from(rank.get()),
-        Some(Value::Draw) => 3 * most,
-        Some(Value::RuleLoss(rank)) => 2 * most + i32::from(rank.get()),
-        Some(Value::Loss(plies)) => most + i32::from(plies),
-        None => 0,
-    }
+    value.map_or(0, Value::preference)
 }
 
 /// A value's name, plies to mate and moves to mate.

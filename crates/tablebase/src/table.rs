@@ -78,12 +78,7 @@ impl Table {
         self.codes
             .iter()
             .flatten()
-            .filter(|&&code| {
-                matches!(
-                    Value::from_code(code),
-                    Some(Value::RuleWin(_) | Value::RuleLoss(_))
-                )
-            })
+            .filter(|&&code| Value::from_code(code).is_some_and(Value::is_by_rule))
             .count()
     }
 

@@ -91,6 +91,25 @@ impl Value {
         matches!(self, Value::Loss(_) | Value::RuleLoss(_))
     }
 
+    /// Whether the win or loss is by the perpetual-check rule (no distance to mate).
+    pub fn is_by_rule(self) -> bool {
+        matches!(self, Value::RuleWin(_) | Value::RuleLoss(_))
+    }
+
+    /// How good the value is for its side to move, higher better (always above 0): a faster
+    /// mate, then a win by the rule (the lower its rank the better), a draw, a loss by the
+    /// rule (the higher its rank the better), a slower mate against.
+    pub fn preference(self) -> i32 {
+        let most = i32::from(u16::MAX);
+        match self {
+            Value::Win(plies) => 5 * most - i32::from(plies),
+            Value::RuleWin(rank) => 4 * most - i32::from(rank.get()),
+            Value::Draw => 3 * most,
+            Value::RuleLoss(rank) => 2 * most + i32::from(rank.get()),
+            Value::Loss(plies) => most + i32::from(plies),
+        }
+    }
+
     /// The value for the other side.
     pub fn flipped(self) -> Value {
         match self {
@@ -142,6 +161,26 @@ mod tests {
         assert_eq!(Value::from_code(CHASE_DRAW), Some(Value::Draw));
         assert!(Value::Win(MAX_PLIES).code() < CHASE_DRAW);
         assert!(Value::Loss(MAX_PLIES).code() < CHASE_DRAW);
+    }
+
+    #[test]
+    fn values_rank_from_the_fastest_mate_to_the_fastest_mate_against() {
+        let r = |n| Rank::new(n).unwrap();
+        let best_first = [
+            Value::Win(1),
+            Value::Win(9),
+            Value::RuleWin(r(0)),
+            Value::RuleWin(r(5)),
+            Value::Draw,
+            Value::RuleLoss(r(5)),
+            Value::RuleLoss(r(0)),
+            Value::Loss(9),
+            Value::Loss(0),
+        ];
+        for pair in best_first.windows(2) {
+            assert!(pair[0].preference() > pair[1].preference(), "{pair:?}");
+        }
+        assert!(Value::Loss(0).preference() > 0);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::table::Table;
 use crate::tables::Tables;
 use crate::value::{Value, ILLEGAL};
 use xiangqi::game::is_insufficient_material;
-use xiangqi::{Color, Position};
+use xiangqi::{Color, Move, Position};
 
 /// A stored value that its successors contradict.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -52,14 +52,34 @@ pub enum VerifyError {
     },
 }
 
-/// What the moves of a position reach, as far as its value depends on them.
-struct Successors {
-    /// The fastest mate a move reaches for the side that moved.
-    fastest_loss: Option<u16>,
-    /// The slowest mate against the side that moved among its moves.
-    slowest_win: u16,
-    /// Every move reaches a position the other side wins by mate.
-    all_win: bool,
+/// One legal move of a position and the value of the position it reaches (for the side then
+/// to move).
+struct Child {
+    mv: Move,
+    capture: bool,
+    checks: bool,
+    value: Value,
+}
+
+/// Every legal move of `pos` with what it reaches; `None` when a position it reaches has no
+/// table.
+fn children(tables: &Tables, pos: &mut Position) -> Option<Vec<Child>> {
+    let moves = pos.legal_moves();
+    let mut found = Vec::with_capacity(moves.len());
+    for &mv in moves.as_slice() {
+        let capture = pos.piece_at(mv.to()).is_some();
+        let undo = pos.make_move(mv);
+        let value = tables.probe(pos);
+        let checks = pos.in_check();
+        pos.unmake_move(mv, undo);
+        found.push(Child {
+            mv,
+            capture,
+            checks,
+            value: value?,
+        });
+    }
+    Some(found)
 }
 
 /// The value the moves of `pos` give it by mate, from the values of the positions they
@@ -67,74 +87,72 @@ struct Successors {
 /// (a draw, or a win or loss by the perpetual-check rule); `None` when one of those has no
 /// table.
 pub fn from_successors(tables: &Tables, pos: &mut Position) -> Option<Value> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Some(Value::Loss(0));
+    let children = children(tables, pos)?;
+    Some(by_mate(pos, &children))
+}
+
+/// [`from_successors`], from the moves' `children`.
+fn by_mate(pos: &Position, children: &[Child]) -> Value {
+    if children.is_empty() {
+        return Value::Loss(0);
     }
     if is_insufficient_material(pos) {
-        return Some(Value::Draw);
+        return Value::Draw;
     }
-    let mut seen = Successors {
-        fastest_loss: None,
-        slowest_win: 0,
-        all_win: true,
-    };
-    for &m in moves.as_slice() {
-        let undo = pos.make_move(m);
-        let child = tables.probe(pos);
-        pos.unmake_move(m, undo);
-        match child? {
-            Value::Loss(n) => seen.fastest_loss = Some(seen.fastest_loss.map_or(n, |f| f.min(n))),
-            Value::Win(n) => seen.slowest_win = seen.slowest_win.max(n),
-            _ => seen.all_win = false,
+    let mut fastest_loss: Option<u16> = None;
+    let mut slowest_win: u16 = 0;
+    let mut all_win = true;
+    for child in children {
+        match child.value {
+            Value::Loss(n) => fastest_loss = Some(fastest_loss.map_or(n, |f| f.min(n))),
+            Value::Win(n) => slowest_win = slowest_win.max(n),
+            _ => all_win = false,
         }
     }
-    Some(match seen.fastest_loss {
+    match fastest_loss {
         Some(n) => Value::Win(n + 1),
-        None if seen.all_win => Value::Loss(seen.slowest_win + 1),
+        None if all_win => Value::Loss(slowest_win + 1),
         None => Value::Draw,
-    })
+    }
 }
 
 /// Whether `stored`, a value by the perpetual-check rule or a draw of a position whose moves
-/// give no mate, is what its moves make it (see the `perpetual` module of the generator): a
-/// win has a move to a position lost by the rule at a lower rank (or in a smaller table); a
-/// loss has every move reaching a win, by mate or by the rule at a lower rank (any rank in a
-/// smaller table), but for a check from the first rank of a round ([`Table::rounds`]) by a
-/// side not in check, which may reach any rank of that round; a draw has a move that does not lose and none that wins. Returns what
-/// the moves say when they disagree.
+/// give no mate, is what its moves (`children`) make it (see the `perpetual` module of the
+/// generator): a win has a move to a position lost by the rule at a lower rank (or in a
+/// smaller table); a loss has every move reaching a win, by mate or by the rule at a lower
+/// rank (any rank in a smaller table), but for a check from the first rank of a round
+/// ([`Table::rounds`]) by a side not in check, which may reach any rank of that round; a draw
+/// has a move that does not lose and none that wins. Returns what the moves say when they
+/// disagree.
 fn check_rule(
-    tables: &Tables,
     table: &Table,
-    pos: &mut Position,
+    in_check: bool,
+    children: &[Child],
     stored: Value,
-) -> Option<Result<(), String>> {
-    let in_check = pos.in_check();
+) -> Result<(), String> {
     let mut reaches_loss = false;
     let mut reaches_lower_loss = false;
     let mut all_lose = true;
     let mut fault: Option<String> = None;
-    for &m in pos.legal_moves().as_slice() {
-        let capture = pos.piece_at(m.to()).is_some();
-        let undo = pos.make_move(m);
-        let child = tables.probe(pos);
-        let checks = pos.in_check();
-        pos.unmake_move(m, undo);
-        match child? {
+    for child in children {
+        match child.value {
             Value::Loss(_) => reaches_loss = true,
             Value::RuleLoss(c) => {
                 reaches_loss = true;
                 if let Value::RuleWin(r) = stored {
-                    reaches_lower_loss |= capture || c < r;
+                    reaches_lower_loss |= child.capture || c < r;
                 }
             }
             Value::RuleWin(c) => {
                 if let Value::RuleLoss(r) = stored {
                     let (round, first) = table.round_of(r).unwrap_or((usize::MAX, false));
                     let same_round = table.round_of(c).is_some_and(|(k, _)| k == round);
-                    let reset = first && !in_check && checks && same_round;
-                    if !(capture || c < r || reset) && fault.is_none() {
-                        fault = Some(format!("{m} reaches a win by rule of a rank not below"));
+                    let reset = first && !in_check && child.checks && same_round;
+                    if !(child.capture || c < r || reset) && fault.is_none() {
+                        fault = Some(format!(
+                            "{} reaches a win by rule of a rank not below",
+                            child.mv
+                        ));
                     }
                 }
             }
@@ -142,7 +160,7 @@ fn check_rule(
             Value::Draw => all_lose = false,
         }
     }
-    let said = match stored {
+    match stored {
         Value::RuleWin(_) if reaches_lower_loss => Ok(()),
         Value::RuleWin(_) => Err("no move reaches a loss by rule at a lower rank".to_string()),
         _ if reaches_loss => Err("a move reaches a loss by rule: a win by rule".to_string()),
@@ -150,8 +168,7 @@ fn check_rule(
         Value::RuleLoss(_) => fault.map_or(Ok(()), Err),
         _ if all_lose => Err("every move reaches a win: a loss by rule".to_string()),
         _ => Ok(()),
-    };
-    Some(said)
+    }
 }
 
 /// Checks every entry of `material`'s table (held in `tables`, with the tables its captures
@@ -211,11 +228,12 @@ fn check_entry(
     };
     let stored = Value::from_code(code).ok_or_else(|| entry("a position without a value"))?;
     let missing = || VerifyError::Missing(format!("a set a capture from {material} leads to"));
-    let expected = from_successors(tables, &mut pos).ok_or_else(missing)?;
+    let children = children(tables, &mut pos).ok_or_else(missing)?;
+    let expected = by_mate(&pos, &children);
     let said = if expected == Value::Draw
         && matches!(stored, Value::Draw | Value::RuleWin(_) | Value::RuleLoss(_))
     {
-        check_rule(tables, table, &mut pos, stored).ok_or_else(missing)?
+        check_rule(table, pos.in_check(), &children, stored)
     } else if stored == expected {
         Ok(())
     } else {

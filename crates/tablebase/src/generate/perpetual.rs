@@ -34,11 +34,11 @@
 
 use super::buchi::Graph;
 use super::capture_code;
-use super::retro::{predecessors_of, Decided, Open};
+use super::retro::{predecessors_of, schedule, Decided, Open};
 use crate::material::KINDS;
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::value::{Code, Rank, Value, CHASE_DRAW, UNKNOWN};
+use crate::value::{Rank, Value, CHASE_DRAW, UNKNOWN};
 use xiangqi::{Color, PieceKind, Position};
 
 /// What looking forwards at one undecided position finds.
@@ -123,7 +123,12 @@ fn solve(
         && super::after_captures(table.material)
             .into_iter()
             .filter_map(|m| tables.get(m))
-            .any(|sub| sub.codes.iter().flatten().any(|&c| is_rule(c)));
+            .any(|sub| {
+                sub.codes
+                    .iter()
+                    .flatten()
+                    .any(|&c| Value::from_code(c).is_some_and(Value::is_by_rule))
+            });
     let reached = Color::ALL.map(|side| {
         let codes = &table.codes[side.index()];
         each(codes.len(), threads, &|index| {
@@ -164,11 +169,6 @@ fn solve(
     for (side, looks) in Color::ALL.into_iter().zip(looks) {
         for (index, look) in looks {
             let i = index as usize;
-            let decided = Decided {
-                side,
-                index,
-                tentative: false,
-            };
             work.holds[side.index()][i] = look.holds;
             let state = &mut open[side.index()][i];
             state.left -= look.losing_captures;
@@ -182,8 +182,7 @@ fn solve(
                 }
                 continue;
             };
-            table.codes[side.index()][i] = value.code();
-            schedule(&mut spread_from, 1, decided);
+            decide(table, &mut spread_from, side, index, value, 1);
             decided_now += 1;
         }
     }
@@ -211,13 +210,7 @@ fn solve(
                 } else {
                     Value::RuleLoss(work.ranks.at(step))
                 };
-                table.codes[side.index()][index as usize] = value.code();
-                let decided = Decided {
-                    side,
-                    index,
-                    tentative: false,
-                };
-                schedule(&mut spread_from, step, decided);
+                decide(table, &mut spread_from, side, index, value, step);
                 decided_now += 1;
             }
             decided_now += spread(table, open, &mut work, spread_from, threads);
@@ -241,14 +234,6 @@ struct Work {
     /// The entries with none left, by side to move (some decided since).
     only_checks: [Vec<u32>; 2],
     ranks: Ranks,
-}
-
-/// Whether a code is a value by the rule.
-fn is_rule(code: Code) -> bool {
-    matches!(
-        Value::from_code(code),
-        Some(Value::RuleWin(_) | Value::RuleLoss(_))
-    )
 }
 
 /// The ranks of a round: from its first, `base` (step 0), to before `past`. With `clamp`
@@ -279,12 +264,23 @@ impl Ranks {
     }
 }
 
-fn schedule(by_step: &mut Vec<Vec<Decided>>, step: u16, decided: Decided) {
-    let step = usize::from(step);
-    if by_step.len() <= step {
-        by_step.resize_with(step + 1, Vec::new);
-    }
-    by_step[step].push(decided);
+/// Stores `value` for entry `index` of `side` and puts it among the positions to spread
+/// from at `step`.
+fn decide(
+    table: &mut Table,
+    by_step: &mut Vec<Vec<Decided>>,
+    side: Color,
+    index: u32,
+    value: Value,
+    step: u16,
+) {
+    table.codes[side.index()][index as usize] = value.code();
+    let decided = Decided {
+        side,
+        index,
+        tentative: false,
+    };
+    schedule(by_step, step, decided);
 }
 
 /// Runs `f` on each of `0..len` on `threads` threads, the results in order.
@@ -524,13 +520,7 @@ fn spread(
                         }
                         Value::RuleLoss(work.ranks.at(next))
                     };
-                    table.codes[side.index()][i] = value.code();
-                    let new = Decided {
-                        side,
-                        index,
-                        tentative: false,
-                    };
-                    schedule(&mut by_step, next, new);
+                    decide(table, &mut by_step, side, index, value, next);
                     decided += 1;
                 }
             }

@@ -143,7 +143,7 @@ pub(super) fn build(
 }
 
 /// Puts `decided` among the positions to take backwards at `plies`.
-fn schedule(by_distance: &mut Vec<Vec<Decided>>, plies: u16, decided: Decided) {
+pub(super) fn schedule(by_distance: &mut Vec<Vec<Decided>>, plies: u16, decided: Decided) {
     let plies = usize::from(plies);
     if by_distance.len() <= plies {
         by_distance.resize_with(plies + 1, Vec::new);
