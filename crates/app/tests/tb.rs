@@ -40,17 +40,22 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
     // The engine finds the same mates: a0a8, then the chariot mates on e8 (mate in 2, 3 plies).
     assert_eq!(
         stdout(&probe("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")),
-        "win dtm 3"
+        "win dtm 3 dtc 3"
     );
     assert_eq!(
         stdout(&probe("4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1")),
-        "loss dtm 4"
+        "loss dtm 4 dtc 4"
+    );
+    // With 118 plies played without a capture the mate comes too late.
+    assert_eq!(
+        stdout(&probe("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 118 90")),
+        "win dtm 3 dtc 3 (a draw by the 120-ply rule after 118 plies without a capture)"
     );
     // A table serves both colours: Black's soldier against Red's general.
     assert_eq!(stdout(&probe("4k4/9/9/9/9/9/9/9/9/p2K5 b - - 0 1")), "draw");
     assert_eq!(
         stdout(&probe("3k5/9/9/9/9/4p4/9/9/9/4K4 b - - 0 1")),
-        "win dtm 7"
+        "win dtm 7 dtc 7"
     );
 
     // Many positions at once, each with its value or why it has none.
@@ -64,7 +69,7 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
     assert!(listed.status.success());
     let lines: Vec<String> = stdout(&listed).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
-    assert!(lines[0].ends_with("# win dtm 3"), "{lines:?}");
+    assert!(lines[0].ends_with("# win dtm 3 dtc 3"), "{lines:?}");
     assert!(lines[1].ends_with("# KRRK: no table"), "{lines:?}");
     assert!(lines[2].contains("# not a position"), "{lines:?}");
 
@@ -93,7 +98,7 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
     assert!(said.contains("1 tables built"), "{said}");
     assert_eq!(
         stdout(&probe("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")),
-        "win dtm 3"
+        "win dtm 3 dtc 3"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

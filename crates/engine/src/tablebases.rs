@@ -2,20 +2,21 @@
 //! hold, and at the root the moves that keep the table's value at its best — the fastest win,
 //! the longest defence, or any move that keeps a draw.
 //!
-//! The tables' values assume the rules they were built with. A draw is a position neither side
-//! can force mate from, which the perpetual-check rule the tables do not yet judge could still
-//! turn into a win. A win is a forced mate, but the 120-ply no-capture rule can end the game
-//! first: a win or loss is trusted only when its mate comes before the game's no-capture
-//! count can reach the limit, however the moves go; otherwise the search judges the position.
+//! The tables' values assume the rules they were built with: mate, and the perpetual-check
+//! rule (checking forever loses); a draw the perpetual-chase rule could change is flagged, and
+//! read as a draw. A win by mate is one only while its next capture or mate (its conversion)
+//! comes before the game's no-capture count reaches the 120-ply limit: a win or loss is
+//! trusted only then, and otherwise the search judges the position. At the root, a move into
+//! a win or loss whose conversion comes too late counts as a draw: the loser can reach the
+//! limit.
 
 use crate::score::{mate_in, DRAW, MATE_BOUND, MAX_PLY};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
-use xiangqi::game::NO_CAPTURE_LIMIT;
 use xiangqi::{Move, Position};
 use xiangqi_tablebase::folder::{read_folder, FolderError};
-use xiangqi_tablebase::{Rank, Tables, Value};
+use xiangqi_tablebase::{Probe, Rank, Tables, Value};
 
 /// Tables of at most this many men are read into memory as soon as a folder is named (all 49
 /// sets of up to four men together take about 28 MB); bigger ones when a search first reaches
@@ -69,15 +70,15 @@ impl Tablebases {
         self.tables.probe(pos)
     }
 
-    /// The value of `pos` when a table in memory holds it, without waiting: a table still on
-    /// disk is read on a thread of its own meanwhile, and used once it is in (a search never
-    /// stalls on a file).
+    /// What a table in memory holds for `pos`, without waiting: a table still on disk is
+    /// read on a thread of its own meanwhile, and used once it is in (a search never stalls
+    /// on a file).
     #[inline]
-    pub fn probe_now(&self, pos: &Position) -> Option<Value> {
+    pub fn probe_now(&self, pos: &Position) -> Option<Probe> {
         if pos.occupied().count() as usize > self.tables.most_men() {
             return None;
         }
-        match self.tables.probe_in_memory(pos) {
+        match self.tables.lookup_in_memory(pos) {
             Ok(value) => value,
             Err(material) => {
                 self.tables.load_in_background(material);
@@ -87,18 +88,14 @@ impl Tablebases {
     }
 
     /// The value of `pos` when a table in memory holds it ([`Tablebases::probe_now`]) and the
-    /// game's rules cannot change it: a win or loss whose mate could come after the
-    /// no-capture limit is left out. A win by the perpetual-check rule is kept: the checks
-    /// repeat the position long before the limit, and the tables assume the mate after the
-    /// loser stops checking comes within it.
+    /// game's no-capture count cannot change it: a win or loss by mate whose conversion comes
+    /// too late is left out ([`Probe::in_time`]). A win by the perpetual-check rule is kept:
+    /// the checks repeat the position long before the limit, and the tables assume the mate
+    /// after the loser stops checking comes within it.
     #[inline]
     pub fn probe_within_rules(&self, pos: &Position) -> Option<Value> {
-        let value = self.probe_now(pos)?;
-        let left = NO_CAPTURE_LIMIT.saturating_sub(pos.halfmove_clock());
-        match value {
-            Value::Win(plies) | Value::Loss(plies) if plies > left => None,
-            _ => Some(value),
-        }
+        let probe = self.probe_now(pos)?;
+        probe.in_time(pos.halfmove_clock()).then_some(probe.value)
     }
 
     /// The search score of `pos`, `ply` plies below the root, when a table holds it within the
@@ -116,19 +113,29 @@ impl Tablebases {
     }
 
     /// Of `moves` (legal in `pos`), those that keep the table's value of `pos` at its best:
-    /// the wins with the shortest distance to mate, the losses with the longest, or every
-    /// move that keeps a draw. `None` when `pos` or a position a move leads to is in no
-    /// table, or the rules could change `pos`'s value, so that the search chooses alone.
+    /// the wins with the shortest distance to mate whose conversion comes in time, the losses
+    /// with the longest (a move into a loss whose conversion comes too late saves the game),
+    /// or every move that keeps a draw. `None` when `pos` or a position a move leads to is in
+    /// no table, or the no-capture count could change `pos`'s value, so that the search
+    /// chooses alone.
     pub fn best_moves(&self, pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
         self.probe_within_rules(pos)?;
         let mut rated = Vec::with_capacity(moves.len());
         let mut after = pos.clone();
         for &m in moves {
             let undo = after.make_move(m);
-            let value = self.probe_now(&after);
+            let probe = self.probe_now(&after);
+            let no_capture = after.halfmove_clock();
             after.unmake_move(m, undo);
+            let probe = probe?;
+            // A win whose conversion comes too late is a draw: the loser reaches the limit.
+            let value = if probe.in_time(no_capture) {
+                probe.value
+            } else {
+                Value::Draw
+            };
             // The value for the mover: the opposite of the value for the side then to move.
-            rated.push((m, rank(value?)));
+            rated.push((m, rank(value)));
         }
         let best = rated.iter().map(|&(_, r)| r).max()?;
         Some(
@@ -186,6 +193,7 @@ impl fmt::Debug for Tablebases {
 mod tests {
     use super::*;
     use crate::score::mated_in;
+    use xiangqi_tablebase::Conversion;
 
     fn tables(names: &[&str]) -> Tablebases {
         let mut tables = Tables::with_threads(1);
@@ -310,6 +318,39 @@ mod tests {
         assert_eq!(tb.best_moves(&late, late.legal_moves().as_slice()), None);
         let in_time = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 117 80").unwrap();
         assert_eq!(tb.score(&in_time, 0), Some(mate_in(3)));
+    }
+
+    #[test]
+    fn late_in_the_count_the_root_takes_the_soldier_rather_than_the_fastest_mate() {
+        let tb = tables(&["KRKP"]);
+        let fen = |count| format!("9/9/3k5/9/9/9/3p5/9/9/R2K5 w - - {count} 100");
+        // Mate in 9 plies; the soldier can be taken in 5, which starts the count again.
+        let late = Position::from_fen(&fen(115)).unwrap();
+        let probe = tb.probe_now(&late).unwrap();
+        assert_eq!(probe.value, Value::Win(9));
+        assert_eq!(probe.conversion, Some(Conversion::In(5)));
+        // The mate would come after the limit, the capture on it: still a win.
+        assert_eq!(tb.probe_within_rules(&late), Some(Value::Win(9)));
+        let best = tb.best_moves(&late, late.legal_moves().as_slice()).unwrap();
+        assert!(!best.is_empty());
+        for m in &best {
+            let mut after = late.clone();
+            after.make_move(*m);
+            let probe = tb.probe_now(&after).unwrap();
+            assert!(matches!(probe.value, Value::Loss(_)), "{m}");
+            assert!(probe.in_time(after.halfmove_clock()), "{m}: {probe:?}");
+        }
+        // The fastest mate starts with the general's step, which then comes too late.
+        assert!(best.iter().all(|m| m.to_string() != "d0d1"), "{best:?}");
+        let early = Position::from_fen(&fen(0)).unwrap();
+        let best = tb
+            .best_moves(&early, early.legal_moves().as_slice())
+            .unwrap();
+        assert!(best.iter().any(|m| m.to_string() == "d0d1"), "{best:?}");
+        // One ply later in the count the capture comes too late as well: the search judges.
+        let too_late = Position::from_fen(&fen(116)).unwrap();
+        assert_eq!(tb.probe_within_rules(&too_late), None);
+        assert_eq!(tb.score(&too_late, 0), None);
     }
 
     #[test]

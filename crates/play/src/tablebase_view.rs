@@ -5,7 +5,7 @@
 use serde::Serialize;
 use xiangqi::{format_move, Notation, Position};
 use xiangqi_engine::Tablebases;
-use xiangqi_tablebase::{Material, Value};
+use xiangqi_tablebase::{Conversion, Material, Value};
 
 /// The tables' answer for one position (`POST /api/tablebase`).
 #[derive(Serialize)]
@@ -31,7 +31,11 @@ pub struct TablebaseView {
     /// A draw the perpetual-chase rule could change: one side may hold it only by chasing
     /// forever, which the tables do not judge.
     chase_flag: bool,
-    /// The 120-ply no-capture limit could end the game as a draw before the mate comes.
+    /// Plies to the next capture or mate of a win or loss by mate, with best play (`None` when
+    /// the loser can put them off for ever, or for more than the 120-ply rule allows).
+    conversion: Option<u16>,
+    /// The 120-ply no-capture rule draws the game, with best defence, before the win
+    /// converts (the position's no-capture count and its conversion are too long together).
     beyond_no_capture_limit: bool,
     /// Every legal move, best first, when a table holds the position.
     moves: Vec<TablebaseMoveView>,
@@ -57,7 +61,8 @@ pub struct TablebaseMoveView {
 /// What `tables` (none on a page without a server) say of `pos`.
 pub fn tablebase_view(tables: Option<&Tablebases>, pos: &Position) -> TablebaseView {
     let (material, _) = Material::of(pos);
-    let value = tables.and_then(|tb| tb.probe(pos));
+    let probe = tables.and_then(|tb| tb.tables().lookup(pos));
+    let value = probe.map(|p| p.value);
     let (name, plies, moves_to_mate) = describe(value);
     let moves = match (tables, value) {
         (Some(tb), Some(_)) => rated_moves(tb, pos),
@@ -73,8 +78,11 @@ pub fn tablebase_view(tables: Option<&Tablebases>, pos: &Position) -> TablebaseV
         chase_flag: tables.is_some_and(|tb| tb.tables().chase_flag(pos)),
         plies,
         moves_to_mate,
-        beyond_no_capture_limit: value.is_some()
-            && tables.and_then(|tb| tb.probe_within_rules(pos)).is_none(),
+        conversion: probe.and_then(|p| match p.conversion? {
+            Conversion::In(n) => Some(u16::from(n)),
+            Conversion::Never => None,
+        }),
+        beyond_no_capture_limit: probe.is_some_and(|p| !p.in_time(pos.halfmove_clock())),
         moves,
     }
 }

@@ -3,19 +3,20 @@
 //! everything before it. A file that does not check out is refused with the reason, never
 //! read as a table.
 //!
-//! Each block holds up to [`BLOCK_ENTRIES`] entries of one side to move, their low bytes and
+//! Each block holds up to [`BLOCK_ENTRIES`] entries of one side to move: the values' low bytes,
 //! then their high bytes (most distances are under 126 plies, so the high bytes are mostly
-//! zero), deflated (RFC 1951, `miniz_oxide`, safe Rust). Blocks are compressed on every core.
+//! zero), then the conversions' bytes (0 but for wins and losses by mate), deflated (RFC 1951,
+//! `miniz_oxide`, safe Rust). Blocks are compressed on every core.
 
 use crate::layout::Layout;
 use crate::material::Material;
 use crate::table::Table;
-use crate::value::Code;
+use crate::value::{Code, Value};
 
 /// The first bytes of every table file.
 const MAGIC: &[u8; 4] = b"XQTB";
 /// The format's version.
-const VERSION: u8 = 5;
+const VERSION: u8 = 6;
 /// Entries in a block (the last of a side may hold fewer).
 pub const BLOCK_ENTRIES: usize = 1 << 16;
 /// How hard blocks are compressed (deflate's levels are 0 to 10): a 5-man table's 150 MB
@@ -83,16 +84,20 @@ fn blocks(size: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
         .map(move |first| first..(first + BLOCK_ENTRIES).min(size))
 }
 
-/// A block's codes as bytes: the low bytes, then the high bytes.
-fn block_bytes(codes: &[Code]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(2 * codes.len());
+/// Bytes a block holds for each entry: its code's two and its conversion's one.
+const ENTRY_BYTES: usize = 3;
+
+/// A block's entries as bytes: the codes' low bytes, their high bytes, the conversions.
+fn block_bytes((codes, conversions): &(&[Code], &[u8])) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(ENTRY_BYTES * codes.len());
     bytes.extend(codes.iter().map(|c| c.to_le_bytes()[0]));
     bytes.extend(codes.iter().map(|c| c.to_le_bytes()[1]));
+    bytes.extend_from_slice(conversions);
     bytes
 }
 
 /// Compresses `parts` on every core, each part's result in its place.
-fn compress_all(parts: &[&[Code]]) -> Vec<Vec<u8>> {
+fn compress_all(parts: &[(&[Code], &[u8])]) -> Vec<Vec<u8>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let share = parts.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
@@ -102,8 +107,8 @@ fn compress_all(parts: &[&[Code]]) -> Vec<Vec<u8>> {
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .map(|codes| {
-                            miniz_oxide::deflate::compress_to_vec(&block_bytes(codes), LEVEL)
+                        .map(|part| {
+                            miniz_oxide::deflate::compress_to_vec(&block_bytes(part), LEVEL)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -203,10 +208,13 @@ impl Table {
     /// The table as a file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let name = self.material().to_string();
-        let parts: Vec<&[Code]> = self
+        let parts: Vec<(&[Code], &[u8])> = self
             .codes()
             .iter()
-            .flat_map(|codes| blocks(codes.len()).map(move |range| &codes[range]))
+            .zip(self.conversions())
+            .flat_map(|(codes, conversions)| {
+                blocks(codes.len()).map(move |range| (&codes[range.clone()], &conversions[range]))
+            })
             .collect();
         let compressed = compress_all(&parts);
         let mut out = Vec::new();
@@ -238,6 +246,7 @@ impl Table {
         let header = read_header(material, &layout, bytes)?;
         let size = layout.size();
         let mut codes: [Vec<Code>; 2] = [Vec::with_capacity(size), Vec::with_capacity(size)];
+        let mut conversions: [Vec<u8>; 2] = [Vec::with_capacity(size), Vec::with_capacity(size)];
         let mut at = header.blocks_at;
         let ranges: Vec<_> = blocks(size).collect();
         for (i, &length) in header.lengths.iter().enumerate() {
@@ -245,26 +254,30 @@ impl Table {
             let entries = ranges[i % ranges.len()].len();
             let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(
                 &bytes[at..at + length],
-                2 * entries,
+                ENTRY_BYTES * entries,
             )
             .map_err(|_| FileError::Block(i))?;
             at += length;
-            if raw.len() != 2 * entries {
+            if raw.len() != ENTRY_BYTES * entries {
                 return Err(FileError::Block(i));
             }
-            let (low, high) = raw.split_at(entries);
-            for (&lo, &hi) in low.iter().zip(high) {
+            let (low, rest) = raw.split_at(entries);
+            let (high, conversion) = rest.split_at(entries);
+            for ((&lo, &hi), &c) in low.iter().zip(high).zip(conversion) {
                 let code = u16::from_le_bytes([lo, hi]);
-                if code == crate::value::UNKNOWN {
+                let by_mate = Value::from_code(code).is_some_and(Value::is_by_mate);
+                if code == crate::value::UNKNOWN || (c != 0 && !by_mate) {
                     return Err(FileError::Value(codes[side].len()));
                 }
                 codes[side].push(code);
+                conversions[side].push(c);
             }
         }
         Ok(Table::from_parts(
             material,
             layout,
             codes,
+            conversions,
             header.longest,
             header.rounds,
         ))
@@ -287,6 +300,7 @@ mod tests {
                 krk,
                 table.layout().clone(),
                 table.codes().clone(),
+                table.conversions().clone(),
                 table.longest(),
                 rounds,
             )
@@ -301,6 +315,35 @@ mod tests {
     }
 
     #[test]
+    fn a_conversion_stored_for_a_draw_is_refused() {
+        let mut tables = Tables::new();
+        let krk: Material = "KRK".parse().unwrap();
+        tables.generate(krk, &mut |_| {});
+        let table = tables.get(krk).unwrap();
+        // Black to move: the general takes the chariot.
+        let draw = table.codes()[1]
+            .iter()
+            .position(|&c| Value::from_code(c) == Some(Value::Draw))
+            .unwrap();
+        let mut conversions = table.conversions().clone();
+        conversions[1][draw] = 7;
+        let bytes = Table::from_parts(
+            krk,
+            table.layout().clone(),
+            table.codes().clone(),
+            conversions,
+            table.longest(),
+            Vec::new(),
+        )
+        .to_bytes();
+        assert_eq!(
+            Table::from_bytes(krk, &bytes).unwrap_err(),
+            FileError::Value(draw)
+        );
+        assert!(Table::from_bytes(krk, &table.to_bytes()).is_ok());
+    }
+
+    #[test]
     fn a_table_survives_its_file_and_a_damaged_file_is_refused() {
         let mut tables = Tables::new();
         let krk: Material = "KRK".parse().unwrap();
@@ -309,6 +352,7 @@ mod tests {
         let bytes = table.to_bytes();
         let read = Table::from_bytes(krk, &bytes).unwrap();
         assert_eq!(read.codes(), table.codes());
+        assert_eq!(read.conversions(), table.conversions());
         assert_eq!(read.longest(), table.longest());
 
         let mut flipped = bytes.clone();

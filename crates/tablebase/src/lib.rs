@@ -1,6 +1,8 @@
 //! Endgame tablebases: for a small material set (`KRKAABB`: a chariot against advisors and
-//! elephants), the value of every position with either side to move — win, loss or draw, and
-//! the distance to mate in plies — worked out from the mates backwards.
+//! elephants), the value of every position with either side to move — win, loss or draw, the
+//! distance to mate in plies, wins and losses by the perpetual-check rule, and the distance to
+//! the next capture or mate that the 120-ply rule asks about — worked out from the mates
+//! backwards.
 //!
 //! - [`material`]: a material set as the literature writes it, the stronger side first;
 //! - [`layout`]: where each piece may stand, and a position's index in its table;
@@ -11,9 +13,9 @@
 //! - [`folder`]: the tables of a folder, one file per material set;
 //! - [`verify`]: a built table checked forwards, position by position, against its moves.
 //!
-//! What is not here yet (docs/TABLEBASES.md): the perpetual-check and chase rules (a position
-//! that only an endless check or chase holds counts as a draw), the 120-ply rule and compressed
-//! files.
+//! What is not here yet (docs/TABLEBASES.md): the perpetual-chase rule is not judged (the
+//! draws it could change are flagged), and a win by the perpetual-check rule has no distance
+//! to conversion.
 
 pub mod file;
 pub mod folder;
@@ -29,4 +31,4 @@ pub use file::FileError;
 pub use material::{Material, MaterialError};
 pub use table::Table;
 pub use tables::Tables;
-pub use value::{Rank, Value};
+pub use value::{Conversion, Probe, Rank, Value};

@@ -2,7 +2,7 @@
 
 use crate::layout::Layout;
 use crate::material::Material;
-use crate::value::{Code, Rank, Value, ILLEGAL};
+use crate::value::{Code, Conversion, Probe, Rank, Value, ILLEGAL};
 use xiangqi::Position;
 
 /// The table of one material set: a value for every position, Red to move and Black to move.
@@ -16,6 +16,9 @@ pub struct Table {
     pub(crate) longest: u16,
     /// The first rank of each round of the perpetual-check rule's generation, ascending.
     pub(crate) rounds: Vec<u16>,
+    /// Each win's and loss's by mate [`Conversion`] as a byte, by side to move, by entry (0
+    /// for every other entry).
+    pub(crate) conversions: [Vec<u8>; 2],
 }
 
 impl Table {
@@ -50,6 +53,26 @@ impl Table {
         let after = self.rounds.partition_point(|&first| first <= rank.get());
         let round = after.checked_sub(1)?;
         Some((round, self.rounds[round] == rank.get()))
+    }
+
+    /// The longest conversion of the wins and losses by mate that come in time from a count
+    /// of zero, and how many (of both sides to move) do not: wins the no-capture rule makes
+    /// draws, and losses it saves.
+    pub fn conversion_counts(&self) -> (u8, usize) {
+        let mut longest = 0;
+        let mut too_late = 0;
+        for (codes, bytes) in self.codes.iter().zip(&self.conversions) {
+            for (&code, &byte) in codes.iter().zip(bytes) {
+                if !Value::from_code(code).is_some_and(Value::is_by_mate) {
+                    continue;
+                }
+                match Conversion::from_byte(byte) {
+                    Conversion::In(n) if Conversion::In(n).in_time(0) => longest = longest.max(n),
+                    _ => too_late += 1,
+                }
+            }
+        }
+        (longest, too_late)
     }
 
     /// Entries per side to move (positions and non-positions).
@@ -92,11 +115,17 @@ impl Table {
         &self.codes
     }
 
+    /// The stored conversions, Red to move then Black to move.
+    pub(crate) fn conversions(&self) -> &[Vec<u8>; 2] {
+        &self.conversions
+    }
+
     /// A table from its parts (a file read back).
     pub(crate) fn from_parts(
         material: Material,
         layout: Layout,
         codes: [Vec<Code>; 2],
+        conversions: [Vec<u8>; 2],
         longest: u16,
         rounds: Vec<u16>,
     ) -> Table {
@@ -106,12 +135,23 @@ impl Table {
             codes,
             longest,
             rounds,
+            conversions,
         }
     }
 
     /// The value of `pos` (of this table's material, its colours swapped when `swapped`).
     pub fn value(&self, pos: &Position, swapped: bool) -> Option<Value> {
         Value::from_code(self.code(pos, swapped))
+    }
+
+    /// The value of `pos` and, for a win or loss by mate, its conversion.
+    pub fn lookup(&self, pos: &Position, swapped: bool) -> Option<Probe> {
+        let (index, side) = self.layout.encode(pos, swapped)?;
+        let value = Value::from_code(self.codes[side.index()][index])?;
+        let conversion = value
+            .is_by_mate()
+            .then(|| Conversion::from_byte(self.conversions[side.index()][index]));
+        Some(Probe { value, conversion })
     }
 
     /// Whether `pos` is a draw the perpetual-chase rule could change

@@ -4,7 +4,7 @@
 use crate::file::MAX_TABLE_FILE_LEN;
 use crate::material::Material;
 use crate::table::Table;
-use crate::value::Value;
+use crate::value::{Probe, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -120,6 +120,13 @@ impl Tables {
         Value::from_code(table.code(pos, swapped))
     }
 
+    /// The value of `pos` and, for a win or loss by mate, its conversion, if its material's
+    /// table is held.
+    pub fn lookup(&self, pos: &Position) -> Option<Probe> {
+        let (material, swapped) = Material::of(pos);
+        self.get(material)?.lookup(pos, swapped)
+    }
+
     /// Whether `pos` is a draw that the perpetual-chase rule could make a win for one side
     /// (see the `perpetual` module of the generator); `false` when no table holds it.
     pub fn chase_flag(&self, pos: &Position) -> bool {
@@ -128,20 +135,20 @@ impl Tables {
             .is_some_and(|table| table.chase_flag(pos, swapped))
     }
 
-    /// The value of `pos` if its table is in memory now; never reads a file, so a search can
+    /// [`Tables::lookup`] if the table is in memory now; never reads a file, so a search can
     /// call it without waiting. `Err(material)` when the table is on disk and not read yet
     /// ([`Tables::load_in_background`] reads it).
-    pub fn probe_in_memory(&self, pos: &Position) -> Result<Option<Value>, Material> {
+    pub fn lookup_in_memory(&self, pos: &Position) -> Result<Option<Probe>, Material> {
         let (material, swapped) = Material::of(pos);
         let Some(held) = self.tables.get(&material) else {
             return Ok(None);
         };
         let table = held.in_memory().map_err(|()| material)?;
-        Ok(table.and_then(|t| Value::from_code(t.code(pos, swapped))))
+        Ok(table.and_then(|t| t.lookup(pos, swapped)))
     }
 
     /// Starts reading the table of `material` on a thread of its own, unless it is in
-    /// memory or already being read; [`Tables::probe_in_memory`] finds it once it is read.
+    /// memory or already being read; [`Tables::lookup_in_memory`] finds it once it is read.
     pub fn load_in_background(self: &Arc<Tables>, material: Material) {
         let Some(Held::OnDisk { loading, .. }) = self.tables.get(&material) else {
             return;

@@ -1,5 +1,7 @@
 //! What a table stores for one position, from the side to move's view.
 
+use xiangqi::game::NO_CAPTURE_LIMIT;
+
 /// The value of a position for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -91,6 +93,11 @@ impl Value {
         matches!(self, Value::Loss(_) | Value::RuleLoss(_))
     }
 
+    /// Whether the value is a win or loss by mate (a distance to mate).
+    pub fn is_by_mate(self) -> bool {
+        matches!(self, Value::Win(_) | Value::Loss(_))
+    }
+
     /// Whether the win or loss is by the perpetual-check rule (no distance to mate).
     pub fn is_by_rule(self) -> bool {
         matches!(self, Value::RuleWin(_) | Value::RuleLoss(_))
@@ -119,6 +126,108 @@ impl Value {
             Value::RuleWin(r) => Value::RuleLoss(r),
             Value::RuleLoss(r) => Value::RuleWin(r),
         }
+    }
+}
+
+/// How far a win or loss by mate is from its next capture or mate, in plies of best play:
+/// the winner converting as fast as it can (into a win), the loser putting it off. What the
+/// 120-ply no-capture rule cares about: a win is a win only if its conversion comes before the
+/// count reaches the limit. A capture counts only when the win it leads to can itself be
+/// converted from a count of zero, so the distance holds for the whole game, not one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conversion {
+    /// A capture or mate in this many plies (at most [`Conversion::LONGEST`]).
+    In(u8),
+    /// None that comes in time from any count: the loser can put it off for more than
+    /// [`Conversion::LONGEST`] plies, or for ever (the win is a draw by the no-capture rule).
+    Never,
+}
+
+impl Conversion {
+    /// The longest distance stored; more reads as [`Conversion::Never`], which no count
+    /// allows either.
+    pub const LONGEST: u8 = u8::MAX - 1;
+
+    /// The stored byte: the distance, or `u8::MAX` for never.
+    pub(crate) fn byte(self) -> u8 {
+        match self {
+            Conversion::In(n) => n.min(Self::LONGEST),
+            Conversion::Never => u8::MAX,
+        }
+    }
+
+    /// The conversion a stored byte holds.
+    pub(crate) fn from_byte(byte: u8) -> Conversion {
+        if byte == u8::MAX {
+            Conversion::Never
+        } else {
+            Conversion::In(byte)
+        }
+    }
+
+    /// The conversion `plies` away, or never when that is beyond what a byte holds.
+    pub fn plies(plies: u16) -> Conversion {
+        u8::try_from(plies)
+            .ok()
+            .filter(|&n| n <= Self::LONGEST)
+            .map_or(Conversion::Never, Conversion::In)
+    }
+
+    /// The conversion one ply further away (for the position a quiet move comes from).
+    pub fn one_more(self) -> Conversion {
+        match self {
+            Conversion::In(n) => Conversion::plies(u16::from(n) + 1),
+            Conversion::Never => Conversion::Never,
+        }
+    }
+
+    /// Whether it comes before the no-capture limit, `no_capture` plies having been played
+    /// without a capture (a mate on the limit's own ply counts, as the rules say).
+    pub fn in_time(self, no_capture: u16) -> bool {
+        match self {
+            Conversion::In(n) => no_capture.saturating_add(u16::from(n)) <= NO_CAPTURE_LIMIT,
+            Conversion::Never => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Conversion {
+    /// `dtc N`, or `dtc never`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Conversion::In(n) => write!(f, "dtc {n}"),
+            Conversion::Never => f.write_str("dtc never"),
+        }
+    }
+}
+
+/// What a table holds for one position: its value and, for a win or loss by mate, its
+/// [`Conversion`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The value for the side to move.
+    pub value: Value,
+    /// How far the next capture or mate is, for a win or loss by mate (`None` otherwise).
+    pub conversion: Option<Conversion>,
+}
+
+impl std::fmt::Display for Probe {
+    /// The value, with the conversion of a win or loss by mate: `win dtm 9 dtc 5`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.conversion {
+            Some(conversion) => write!(f, "{} {conversion}", self.value),
+            None => write!(f, "{}", self.value),
+        }
+    }
+}
+
+impl Probe {
+    /// Whether the value stands under the no-capture rule, `no_capture` plies having been
+    /// played without a capture: a win or loss by mate whose conversion comes too late is
+    /// not one (the loser can reach the limit; what it is then the tables do not say). Every
+    /// other value stands.
+    pub fn in_time(self, no_capture: u16) -> bool {
+        self.conversion.is_none_or(|c| c.in_time(no_capture))
     }
 }
 
@@ -181,6 +290,35 @@ mod tests {
             assert!(pair[0].preference() > pair[1].preference(), "{pair:?}");
         }
         assert!(Value::Loss(0).preference() > 0);
+    }
+
+    #[test]
+    fn a_conversion_comes_in_time_up_to_the_limit_and_never_beyond_a_byte() {
+        assert!(Conversion::In(3).in_time(117));
+        assert!(!Conversion::In(3).in_time(118));
+        assert!(Conversion::In(120).in_time(0));
+        assert!(!Conversion::In(121).in_time(0));
+        assert!(!Conversion::Never.in_time(0));
+        assert_eq!(Conversion::In(7).one_more(), Conversion::In(8));
+        assert_eq!(
+            Conversion::In(Conversion::LONGEST).one_more(),
+            Conversion::Never
+        );
+        assert_eq!(Conversion::plies(300), Conversion::Never);
+        for c in [Conversion::In(0), Conversion::In(254), Conversion::Never] {
+            assert_eq!(Conversion::from_byte(c.byte()), c);
+        }
+        let win = |conversion| Probe {
+            value: Value::Win(9),
+            conversion,
+        };
+        assert!(win(Some(Conversion::In(9))).in_time(111));
+        assert!(!win(Some(Conversion::In(9))).in_time(112));
+        assert!(Probe {
+            value: Value::Draw,
+            conversion: None
+        }
+        .in_time(119));
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! move reaches a win — and the ends what the rules say. By induction on the distance every
 //! mate stored is right, and every position with a forced mate stores one.
 //!
+//! Each win and loss by mate's distance to conversion is checked the same way, against its
+//! moves' (see the generator's `conversion` module).
+//!
 //! The rest are draws or values by the perpetual-check rule, and their ranks are checked as a
 //! certificate (see `check_rule`): a win by the rule stored is then a real one, as play that
 //! follows the ranks either reaches a mate or has the loser check at every move while the
@@ -15,7 +18,7 @@ use crate::generate::position;
 use crate::material::Material;
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::value::{Value, ILLEGAL};
+use crate::value::{Conversion, Value, ILLEGAL};
 use xiangqi::game::is_insufficient_material;
 use xiangqi::{Color, Move, Position};
 
@@ -59,6 +62,8 @@ struct Child {
     capture: bool,
     checks: bool,
     value: Value,
+    /// For a win or loss by mate, its conversion.
+    conversion: Option<Conversion>,
 }
 
 /// Every legal move of `pos` with what it reaches; `None` when a position it reaches has no
@@ -69,14 +74,16 @@ fn children(tables: &Tables, pos: &mut Position) -> Option<Vec<Child>> {
     for &mv in moves.as_slice() {
         let capture = pos.piece_at(mv.to()).is_some();
         let undo = pos.make_move(mv);
-        let value = tables.probe(pos);
+        let probe = tables.lookup(pos);
         let checks = pos.in_check();
         pos.unmake_move(mv, undo);
+        let probe = probe?;
         found.push(Child {
             mv,
             capture,
             checks,
-            value: value?,
+            value: probe.value,
+            conversion: probe.conversion,
         });
     }
     Some(found)
@@ -113,6 +120,47 @@ fn by_mate(pos: &Position, children: &[Child]) -> Value {
         Some(n) => Value::Win(n + 1),
         None if all_win => Value::Loss(slowest_win + 1),
         None => Value::Draw,
+    }
+}
+
+/// The conversion the moves (`children`) give a position won or lost by mate (`value`): a
+/// win converts 1 ply after its fastest quiet move into a loss, or in 1 by a capture into a
+/// loss that converts in time from zero; a loss 1 ply after its slowest move, a capture
+/// counting 1 if the win it reaches converts in time from zero and never if not (see the
+/// generator's `conversion` module).
+fn conversion_by(value: Value, children: &[Child]) -> Conversion {
+    let by_move = |child: &Child| -> Option<Conversion> {
+        let wanted = match value {
+            Value::Win(_) => matches!(child.value, Value::Loss(_)),
+            _ => matches!(child.value, Value::Win(_)),
+        };
+        let conversion = child.conversion.filter(|_| wanted)?;
+        Some(if child.capture {
+            if conversion.in_time(0) {
+                Conversion::In(1)
+            } else {
+                Conversion::Never
+            }
+        } else {
+            conversion.one_more()
+        })
+    };
+    let plies = |c: Conversion| match c {
+        Conversion::In(n) => u16::from(n),
+        Conversion::Never => u16::MAX,
+    };
+    match value {
+        Value::Win(_) => children
+            .iter()
+            .filter_map(by_move)
+            .filter(|&c| c != Conversion::Never)
+            .min_by_key(|&c| plies(c))
+            .unwrap_or(Conversion::Never),
+        _ => children
+            .iter()
+            .map(|child| by_move(child).unwrap_or(Conversion::Never))
+            .max_by_key(|&c| plies(c))
+            .unwrap_or(Conversion::In(0)),
     }
 }
 
@@ -234,10 +282,22 @@ fn check_entry(
         && matches!(stored, Value::Draw | Value::RuleWin(_) | Value::RuleLoss(_))
     {
         check_rule(table, pos.in_check(), &children, stored)
-    } else if stored == expected {
-        Ok(())
-    } else {
+    } else if stored != expected {
         Err(expected.to_string())
+    } else {
+        let conversion = Conversion::from_byte(table.conversions()[side.index()][index]);
+        let moves_say = conversion_by(stored, &children);
+        if conversion == moves_say {
+            Ok(())
+        } else {
+            let stored = format!("{stored} {conversion}");
+            return Err(Mismatch {
+                fen: pos.to_fen(),
+                stored,
+                expected: format!("{expected} {moves_say}"),
+            }
+            .into());
+        }
     };
     said.map(|()| 1).map_err(|expected| {
         Mismatch {

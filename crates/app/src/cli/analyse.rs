@@ -99,8 +99,8 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
             eprintln!("{problem}; that table is not used");
         }
         let (material, _) = xiangqi_tablebase::Material::of(&root);
-        match tablebases.probe(&root) {
-            Some(value) => outln!("tablebase {material}: {value}"),
+        match tablebases.tables().lookup(&root) {
+            Some(probe) => outln!("tablebase {material}: {probe}"),
             None => outln!("tablebase: no table for {material}"),
         }
         engine.set_tablebases(Some(tablebases));

@@ -12,7 +12,7 @@ use xiangqi_tablebase::file::file_name;
 use xiangqi_tablebase::folder::{read_folder, read_table};
 use xiangqi_tablebase::generate::{after_captures, default_set, needed, Step};
 use xiangqi_tablebase::layout::Layout;
-use xiangqi_tablebase::{Material, Tables, Value};
+use xiangqi_tablebase::{Material, Probe, Tables, Value};
 
 /// Arguments of `tb`.
 #[derive(Args)]
@@ -26,9 +26,10 @@ enum TbCommand {
     /// Build the tables of material sets (and of every set a capture leads to) into a folder,
     /// or the default set; sound tables already there are kept, so a stopped run goes on.
     Generate(GenerateArgs),
-    /// Print a position's value from the side to move's view: `win dtm N`, `loss dtm N` or
-    /// `draw` (N in plies); exit 2 when its material has no table in the folder. With
-    /// `--file`, every position of a file, each with its value as a comment.
+    /// Print a position's value from the side to move's view: `win dtm N dtc C`, `loss dtm N
+    /// dtc C` (N plies to mate, C to the next capture or mate), `win by rule`, `loss by rule`
+    /// or `draw`; exit 2 when its material has no table in the folder. With `--file`, every
+    /// position of a file, each with its value as a comment.
     Probe(ProbeArgs),
     /// Print random positions of a table, one FEN a line with its value as a `#` comment:
     /// openings for `xiangqi match` and test sets.
@@ -196,8 +197,9 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         let size = written?;
         let table = tables.get(material).context("the table just built")?;
         let [wins, draws, losses] = table.counts();
+        let (longest_conversion, too_late) = table.conversion_counts();
         eprintln!(
-            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move; {} by the perpetual-check rule, {} draws flagged for the chase rule), longest mate {} plies, {size} bytes, {:.1} s",
+            "{step_name}: {wins} wins, {draws} draws, {losses} losses (side to move; {} by the perpetual-check rule, {} draws flagged for the chase rule), longest mate {} plies, longest conversion {longest_conversion} plies ({too_late} wins and losses by mate converting too late for the 120-ply rule), {size} bytes, {:.1} s",
             table.by_rule(),
             table.chase_flags(),
             table.longest(),
@@ -229,19 +231,26 @@ fn probe(args: &ProbeArgs) -> Result<()> {
         );
         std::process::exit(2);
     };
-    let value = table
-        .value(&pos, swapped)
+    let probe = table
+        .lookup(&pos, swapped)
         .context("the position has no entry in its table")?;
-    outln!("{}", verdict(value, table.chase_flag(&pos, swapped)));
+    outln!(
+        "{}",
+        verdict(probe, table.chase_flag(&pos, swapped), pos.halfmove_clock())
+    );
     Ok(())
 }
 
-/// A value as `probe` prints it, with the chase rule's flag on a draw it could change.
-fn verdict(value: Value, chase_flag: bool) -> String {
+/// A value as `probe` prints it: with the conversion of a win or loss by mate, and whether the
+/// no-capture count `no_capture` leaves it time; with the chase rule's flag on a draw it could
+/// change.
+fn verdict(probe: Probe, chase_flag: bool, no_capture: u16) -> String {
     if chase_flag {
-        format!("{value} (chase rule could change it)")
+        format!("{probe} (chase rule could change it)")
+    } else if !probe.in_time(no_capture) {
+        format!("{probe} (a draw by the 120-ply rule after {no_capture} plies without a capture)")
     } else {
-        value.to_string()
+        probe.to_string()
     }
 }
 
@@ -269,8 +278,8 @@ fn probe_file(dir: &std::path::Path, file: &std::path::Path) -> Result<()> {
                         None => missing.push(material),
                     }
                 }
-                match tables.probe(&pos) {
-                    Some(value) => verdict(value, tables.chase_flag(&pos)),
+                match tables.lookup(&pos) {
+                    Some(probe) => verdict(probe, tables.chase_flag(&pos), pos.halfmove_clock()),
                     None => format!("{material}: no table"),
                 }
             }
@@ -311,10 +320,10 @@ fn sample(args: &SampleArgs) -> Result<()> {
         let Some(pos) = Position::from_pieces(side, &pieces[..len]) else {
             continue;
         };
-        let Some(value) = table.value(&pos, false) else {
+        let Some(probe) = table.lookup(&pos, false) else {
             continue;
         };
-        let (outcome, dtm) = match value {
+        let (outcome, dtm) = match probe.value {
             Value::Win(n) => (Outcome::Win, n),
             Value::Draw => (Outcome::Draw, u16::MAX),
             Value::Loss(n) => (Outcome::Loss, n),
@@ -326,7 +335,8 @@ fn sample(args: &SampleArgs) -> Result<()> {
         {
             continue;
         }
-        outln!("{}  # {value}", pos.to_fen());
+        let said = verdict(probe, table.chase_flag(&pos, false), pos.halfmove_clock());
+        outln!("{}  # {said}", pos.to_fen());
         found += 1;
     }
     if found < args.count {

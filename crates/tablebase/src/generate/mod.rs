@@ -7,9 +7,11 @@
 //! with no chariot, horse, cannon or soldier left on the board the game is drawn. Checking
 //! forever loses (the `perpetual` module): a position held only by checking forever is lost
 //! by the rule. Perpetual chasing is not judged: a position held only by chasing forever
-//! reads as a draw.
+//! reads as a draw (flagged). Last, each win and loss by mate gets the distance to its next
+//! capture or mate (the `conversion` module), for the 120-ply no-capture rule.
 
 mod buchi;
+mod conversion;
 mod perpetual;
 mod retro;
 
@@ -105,6 +107,29 @@ fn capture_code(tables: &Tables, child: &Position) -> Code {
         .map_or(ILLEGAL, |sub| sub.code(child, swapped))
 }
 
+/// Runs `f` on each of `0..len` on `threads` threads, the results in order.
+pub(super) fn each<T: Send>(len: usize, threads: usize, f: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
+    let share = len.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..len)
+            .step_by(share)
+            .map(|first| {
+                scope.spawn(move || (first..(first + share).min(len)).map(f).collect::<Vec<_>>())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a generation thread does not panic"))
+            .collect()
+    })
+}
+
+/// What the smaller table a capture leads to holds for the position after it.
+fn capture_probe(tables: &Tables, child: &Position) -> Option<crate::value::Probe> {
+    let (material, swapped) = Material::of(child);
+    tables.get(material)?.lookup(child, swapped)
+}
+
 /// The position of entry `index` with `side` to move, if it is one.
 pub(crate) fn position(layout: &Layout, side: Color, index: usize) -> Option<Position> {
     let (placed, len) = layout.decode(index)?;
@@ -139,6 +164,7 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
         codes: [vec![ILLEGAL; size], vec![ILLEGAL; size]],
         longest: 0,
         rounds: Vec::new(),
+        conversions: [vec![0; size], vec![0; size]],
     };
     let mut open = retro::build(&mut table, tables, threads, step);
     // What only checking forever could hold is lost: the perpetual-check rule.
@@ -149,6 +175,8 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
             *code = DRAW;
         }
     }
+    // How far each mate's next capture is, for the 120-ply rule.
+    conversion::measure(&mut table, tables, threads);
     table
 }
 

@@ -33,8 +33,8 @@
 //! position.
 
 use super::buchi::Graph;
-use super::capture_code;
 use super::retro::{predecessors_of, schedule, Decided, Open};
+use super::{capture_code, each};
 use crate::material::KINDS;
 use crate::table::Table;
 use crate::tables::Tables;
@@ -281,23 +281,6 @@ fn decide(
         tentative: false,
     };
     schedule(by_step, step, decided);
-}
-
-/// Runs `f` on each of `0..len` on `threads` threads, the results in order.
-fn each<T: Send>(len: usize, threads: usize, f: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
-    let share = len.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..len)
-            .step_by(share)
-            .map(|first| {
-                scope.spawn(move || (first..(first + share).min(len)).map(f).collect::<Vec<_>>())
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a generation thread does not panic"))
-            .collect()
-    })
 }
 
 /// Looks forwards at every undecided entry of `side`, on `threads` threads; returns what

@@ -1,5 +1,5 @@
 use super::*;
-use crate::value::Value;
+use crate::value::{Conversion, Probe, Value};
 
 fn built(names: &[&str]) -> Tables {
     let mut tables = Tables::new();
@@ -129,5 +129,78 @@ fn the_tables_do_not_depend_on_the_number_of_threads() {
         a.longest() > 20,
         "the horse needs long mates: {}",
         a.longest()
+    );
+}
+
+/// Every win and loss by mate of `material` with its conversion.
+fn mates_with_conversions(tables: &Tables, material: Material) -> Vec<(Value, Conversion)> {
+    let table = tables.get(material).unwrap();
+    let mut found = Vec::new();
+    for side in Color::ALL {
+        for index in 0..table.size() {
+            let Some(pos) = position(&table.layout, side, index) else {
+                continue;
+            };
+            let probe = table.lookup(&pos, false).unwrap();
+            if let Some(conversion) = probe.conversion {
+                found.push((probe.value, conversion));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn without_captures_a_conversion_is_the_mate_and_with_them_it_comes_sooner() {
+    let tables = built(&["KRK", "KRKP"]);
+    // The bare general cannot take the chariot and win: every conversion is the mate.
+    let krk = mates_with_conversions(&tables, "KRK".parse().unwrap());
+    assert!(krk.len() > 1_000);
+    for (value, conversion) in &krk {
+        let (Value::Win(n) | Value::Loss(n)) = *value else {
+            panic!("{value:?}");
+        };
+        assert_eq!(*conversion, Conversion::In(n as u8), "{value:?}");
+    }
+    // Against a soldier the chariot often takes it first.
+    let krkp = mates_with_conversions(&tables, "KRKP".parse().unwrap());
+    let mut sooner = 0;
+    for (value, conversion) in &krkp {
+        let (Value::Win(n) | Value::Loss(n)) = *value else {
+            panic!("{value:?}");
+        };
+        let Conversion::In(c) = *conversion else {
+            panic!("{value:?} never converts");
+        };
+        assert!(u16::from(c) <= n, "{value:?} {conversion:?}");
+        sooner += usize::from(u16::from(c) < n);
+    }
+    assert!(sooner > 1_000, "{sooner}");
+    // From the start of the next test's position: mate in 9 plies, the soldier taken in 5.
+    assert_eq!(
+        tables.lookup(&Position::from_fen("9/9/3k5/9/9/9/3p5/9/9/R2K5 w - - 0 1").unwrap()),
+        Some(Probe {
+            value: Value::Win(9),
+            conversion: Some(Conversion::In(5))
+        })
+    );
+}
+
+#[test]
+fn a_damaged_conversion_is_found_by_the_check() {
+    let mut tables = built(&["KRKP"]);
+    let krkp: Material = "KRKP".parse().unwrap();
+    let mut table = tables.get(krkp).unwrap().clone();
+    let pos = Position::from_fen("9/9/3k5/9/9/9/3p5/9/9/R2K5 w - - 0 1").unwrap();
+    let (index, side) = table.layout.encode(&pos, false).unwrap();
+    // The mate's distance instead of the capture's.
+    table.conversions[side.index()][index] = Conversion::In(9).byte();
+    tables.insert(table);
+    let error = crate::verify::verify(&tables, krkp, 1).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the table says win dtm 9 dtc 9, the moves say win dtm 9 dtc 5"),
+        "{error}"
     );
 }

@@ -47,6 +47,15 @@ async fn a_position_the_tables_hold_gets_its_value_and_its_moves_best_first() {
         "{win}"
     );
     assert_eq!(win["most_men"], 3, "{win}");
+    // Nothing to capture: the conversion is the mate, in time.
+    assert_eq!(
+        (&win["conversion"], &win["beyond_no_capture_limit"]),
+        (&json!(3), &json!(false)),
+        "{win}"
+    );
+    // After 118 plies without a capture the mate comes too late.
+    let late = probe(&t, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 118 90").await;
+    assert_eq!(late["beyond_no_capture_limit"], true, "{late}");
     let moves = win["moves"].as_array().unwrap();
     let legal = xiangqi::Position::from_fen(KRK)
         .unwrap()
