@@ -36,6 +36,17 @@ fn tables_are_built_probed_and_a_damaged_one_is_refused() {
         stdout(&verified)
     );
     assert!(stdout(&verified).contains("every value agrees with its moves"));
+    let crosscheck = xiangqi(&["tb", "crosscheck", "--dir", d, "--positions", "6"]);
+    assert!(
+        crosscheck.status.success(),
+        "{}",
+        String::from_utf8_lossy(&crosscheck.stderr)
+    );
+    assert!(
+        stdout(&crosscheck).starts_with("3 tables, 18 positions searched to depth 9, "),
+        "{}",
+        stdout(&crosscheck)
+    );
     let probe = |fen: &str| xiangqi(&["tb", "probe", "--dir", d, "--fen", fen]);
     // The engine finds the same mates: a0a8, then the chariot mates on e8 (mate in 2, 3 plies).
     assert_eq!(

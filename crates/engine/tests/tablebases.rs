@@ -3,11 +3,10 @@
 //! the table calls a draw has no mate the search can prove; and with the tables the engine
 //! plays a table's fastest mate to its end.
 
-use xiangqi::{Color, Position};
+use xiangqi::Position;
 use xiangqi_engine::random::Rng;
-use xiangqi_engine::score::MATE_BOUND;
+use xiangqi_engine::tablebases::{check_against_search, random_positions, SearchCheck};
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, Tablebases};
-use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Tables, Value};
 
 fn engine(tablebases: Option<Tablebases>) -> Engine {
@@ -27,29 +26,6 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-/// `count` random positions of `material`'s table that are legal and not yet over.
-fn random_positions(material: Material, count: usize, rng: &mut Rng) -> Vec<Position> {
-    let layout = Layout::new(material);
-    let mut positions = Vec::new();
-    while positions.len() < count {
-        let index = rng.below(layout.size() as u64) as usize;
-        let side = if rng.below(2) == 0 {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        let Some((pieces, len)) = layout.decode(index) else {
-            continue;
-        };
-        if let Some(pos) = Position::from_pieces(side, &pieces[..len]) {
-            if !pos.has_no_legal_move() {
-                positions.push(pos);
-            }
-        }
-    }
-    positions
-}
-
 #[test]
 fn every_mate_the_search_proves_is_in_the_tables() {
     let mut tables = Tables::with_threads(1);
@@ -63,34 +39,39 @@ fn every_mate_the_search_proves_is_in_the_tables() {
     for name in sets {
         for pos in random_positions(name.parse().unwrap(), 12, &mut rng) {
             let value = tables.probe(&pos).expect("a table holds it");
-            engine.new_game();
-            let result = engine.search(SearchRequest::new(pos.clone(), depth(9)), |_| {});
-            let fen = pos.to_fen();
-            if result.score >= MATE_BOUND {
-                mates += 1;
-                let plies = (xiangqi_engine::score::MATE - result.score) as u16;
-                assert!(
-                    matches!(value, Value::Win(n) if n <= plies),
-                    "{fen}: the search mates in {plies} plies, the table says {value}"
-                );
-            } else if result.score <= -MATE_BOUND {
-                mates += 1;
-                assert!(
-                    matches!(value, Value::Loss(_)),
-                    "{fen}: the search is mated, the table says {value}"
-                );
-            } else {
-                // No mate within the search's reach: the table's mate, if any, is longer
-                // than the search could see, or the search's pruning hid it.
-                assert!(
-                    value == Value::Draw
-                        || matches!(value, Value::Win(n) | Value::Loss(n) if n > 2),
-                    "{fen}: the table's {value} is too near to miss"
-                );
+            match check_against_search(&mut engine, &pos, value, 9) {
+                SearchCheck::Mate => mates += 1,
+                SearchCheck::NoMate => {}
+                SearchCheck::Disagrees(why) => panic!("{why}"),
             }
         }
     }
     assert!(mates >= 20, "only {mates} positions with a proven mate");
+}
+
+#[test]
+fn a_wrong_value_is_caught_by_the_search() {
+    let mut engine = engine(None);
+    // Mate in two (three plies): the search sees it at depth 5.
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+    assert_eq!(
+        check_against_search(&mut engine, &pos, Value::Win(3), 5),
+        SearchCheck::Mate
+    );
+    // A slower mate, a draw or a loss each contradict the mate the search proves (a faster
+    // one would not: a search need not find the fastest).
+    for wrong in [Value::Draw, Value::Win(5), Value::Loss(4)] {
+        let said = check_against_search(&mut engine, &pos, wrong, 5);
+        assert!(
+            matches!(&said, SearchCheck::Disagrees(why) if why.contains("the search mates in 3 plies")),
+            "{wrong}: {said:?}"
+        );
+    }
+    // Too shallow to see it, the search cannot say a draw is wrong, but a mate in one it must.
+    assert_eq!(
+        check_against_search(&mut engine, &pos, Value::Draw, 1),
+        SearchCheck::NoMate
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub mod puzzle_files;
 pub mod puzzles;
 pub mod status;
 pub mod tb;
+pub mod tb_crosscheck;
 
 use anyhow::{bail, Context, Result};
 use std::path::Path;

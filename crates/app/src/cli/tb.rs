@@ -37,6 +37,9 @@ enum TbCommand {
     /// Check tables forwards, position by position: every stored value must be what the
     /// position's moves make it (exit 1 at the first that is not).
     Verify(VerifyArgs),
+    /// Check tables against the engine's own search without them: on random positions of
+    /// each, every mate the search proves must be in the table (exit 1 if one is not).
+    Crosscheck(super::tb_crosscheck::CrosscheckArgs),
 }
 
 #[derive(Args)]
@@ -119,6 +122,7 @@ pub fn run(args: &TbArgs) -> Result<()> {
         TbCommand::Probe(a) => probe(a),
         TbCommand::Sample(a) => sample(a),
         TbCommand::Verify(a) => verify(a),
+        TbCommand::Crosscheck(a) => super::tb_crosscheck::run(a),
     }
 }
 
@@ -348,8 +352,10 @@ fn sample(args: &SampleArgs) -> Result<()> {
     Ok(())
 }
 
-fn verify(args: &VerifyArgs) -> Result<()> {
-    let folder = read_folder(&args.dir)?;
+/// The tables of `dir` named in `material` (every one there when it is empty), the smallest
+/// first; an error when a file there is refused.
+pub(super) fn chosen_tables(dir: &std::path::Path, material: &[String]) -> Result<Vec<Material>> {
+    let folder = read_folder(dir)?;
     for problem in &folder.refused {
         eprintln!("{problem}");
     }
@@ -357,18 +363,23 @@ fn verify(args: &VerifyArgs) -> Result<()> {
         bail!(
             "{} files in {} are refused",
             folder.refused.len(),
-            args.dir.display()
+            dir.display()
         );
     }
-    let mut wanted = if args.material.is_empty() {
+    let mut wanted = if material.is_empty() {
         folder.tables.materials().collect::<Vec<_>>()
     } else {
-        args.material
+        material
             .iter()
             .map(|name| name.parse::<Material>().with_context(|| name.clone()))
             .collect::<Result<Vec<Material>>>()?
     };
     wanted.sort_by_cached_key(|m| (m.men(), m.to_string()));
+    Ok(wanted)
+}
+
+fn verify(args: &VerifyArgs) -> Result<()> {
+    let wanted = chosen_tables(&args.dir, &args.material)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -10,6 +10,10 @@
 //! a win or loss whose conversion comes too late counts as a draw: the loser can reach the
 //! limit.
 
+mod check;
+
+pub use check::{check_against_search, random_positions, SearchCheck};
+
 use crate::score::{mate_in, DRAW, MATE_BOUND, MAX_PLY};
 use std::fmt;
 use std::path::Path;
