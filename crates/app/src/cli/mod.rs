@@ -16,6 +16,7 @@ pub mod puzzles;
 pub mod status;
 pub mod tb;
 pub mod tb_crosscheck;
+pub mod tb_folder;
 
 use anyhow::{bail, Context, Result};
 use std::path::Path;

@@ -9,7 +9,7 @@ use xiangqi::{Color, Position};
 use xiangqi_engine::random::Rng;
 use xiangqi_files::{disk, outln};
 use xiangqi_tablebase::file::file_name;
-use xiangqi_tablebase::folder::{read_folder, read_table};
+use xiangqi_tablebase::folder::read_table;
 use xiangqi_tablebase::generate::{after_captures, default_set, needed, Step};
 use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Probe, Tables, Value};
@@ -352,34 +352,8 @@ fn sample(args: &SampleArgs) -> Result<()> {
     Ok(())
 }
 
-/// The tables of `dir` named in `material` (every one there when it is empty), the smallest
-/// first; an error when a file there is refused.
-pub(super) fn chosen_tables(dir: &std::path::Path, material: &[String]) -> Result<Vec<Material>> {
-    let folder = read_folder(dir)?;
-    for problem in &folder.refused {
-        eprintln!("{problem}");
-    }
-    if !folder.refused.is_empty() {
-        bail!(
-            "{} files in {} are refused",
-            folder.refused.len(),
-            dir.display()
-        );
-    }
-    let mut wanted = if material.is_empty() {
-        folder.tables.materials().collect::<Vec<_>>()
-    } else {
-        material
-            .iter()
-            .map(|name| name.parse::<Material>().with_context(|| name.clone()))
-            .collect::<Result<Vec<Material>>>()?
-    };
-    wanted.sort_by_cached_key(|m| (m.men(), m.to_string()));
-    Ok(wanted)
-}
-
 fn verify(args: &VerifyArgs) -> Result<()> {
-    let wanted = chosen_tables(&args.dir, &args.material)?;
+    let wanted = super::tb_folder::chosen_tables(&args.dir, &args.material)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

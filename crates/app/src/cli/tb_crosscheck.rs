@@ -32,7 +32,7 @@ pub struct CrosscheckArgs {
 
 /// Runs `tb crosscheck`: every disagreement is printed, and any makes it fail.
 pub fn run(args: &CrosscheckArgs) -> Result<()> {
-    let wanted = super::tb::chosen_tables(&args.dir, &args.material)?;
+    let wanted = super::tb_folder::chosen_tables(&args.dir, &args.material)?;
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
         own_book: false,
