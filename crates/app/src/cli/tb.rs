@@ -195,6 +195,21 @@ fn generate(args: &GenerateArgs) -> Result<()> {
                     Step::Distance { plies, decided } => eprintln!(
                         "{step_name}: {plies} plies from mate, {decided} positions decided, {so_far:.0} s"
                     ),
+                    Step::Rule {
+                        chases,
+                        round,
+                        decided,
+                    } => eprintln!(
+                        "{step_name}: {} round {round}, {decided} positions decided, {so_far:.0} s",
+                        if chases {
+                            "chase flag,"
+                        } else {
+                            "perpetual-check rule,"
+                        }
+                    ),
+                    Step::Conversion { plies, measured } => eprintln!(
+                        "{step_name}: conversion {plies} plies away, {measured} positions measured, {so_far:.0} s"
+                    ),
                 }
             },
         );

@@ -45,7 +45,12 @@ enum Start {
 
 /// Measures the conversion of every win and loss by mate of `table` (its values final, the
 /// smaller tables' conversions known) and stores it.
-pub(super) fn measure(table: &mut Table, tables: &Tables, threads: usize) {
+pub(super) fn measure(
+    table: &mut Table,
+    tables: &Tables,
+    threads: usize,
+    step: &mut dyn FnMut(super::Step),
+) {
     let size = table.layout.size();
     let mut plies: [Vec<u16>; 2] = [vec![UNSET; size], vec![UNSET; size]];
     let mut waiting: [Vec<u8>; 2] = [vec![0; size], vec![0; size]];
@@ -64,8 +69,14 @@ pub(super) fn measure(table: &mut Table, tables: &Tables, threads: usize) {
         }
     }
     let mut distance = 0;
+    let mut measured = 0;
     while distance < by_distance.len() {
         let frontier = std::mem::take(&mut by_distance[distance]);
+        measured += frontier.len();
+        step(super::Step::Conversion {
+            plies: distance as u16,
+            measured,
+        });
         let next = distance as u16 + 1;
         for lost in [true, false] {
             let part: Vec<Decided> = frontier

@@ -153,6 +153,23 @@ pub enum Step {
         /// Positions decided so far, both sides to move.
         decided: usize,
     },
+    /// A round of the perpetual-check rule's game is over (with `chases`, of the game that
+    /// flags the draws the chase rule could change).
+    Rule {
+        /// Whether chases count like checks: the chase flag's game.
+        chases: bool,
+        /// The round (0: what captures into smaller tables decide).
+        round: usize,
+        /// Positions that game has decided so far, both sides to move.
+        decided: usize,
+    },
+    /// The distances to conversion are known up to one more ply.
+    Conversion {
+        /// The distance, in plies.
+        plies: u16,
+        /// Positions measured so far, both sides to move.
+        measured: usize,
+    },
 }
 
 fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnMut(Step)) -> Table {
@@ -168,7 +185,7 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
     };
     let mut open = retro::build(&mut table, tables, threads, step);
     // What only checking forever could hold is lost: the perpetual-check rule.
-    perpetual::judge(&mut table, tables, &mut open, threads);
+    perpetual::judge(&mut table, tables, &mut open, threads, step);
     // The rest is drawn.
     for code in table.codes.iter_mut().flatten() {
         if *code == UNKNOWN {
@@ -176,7 +193,7 @@ fn build(material: Material, tables: &Tables, threads: usize, step: &mut dyn FnM
         }
     }
     // How far each mate's next capture is, for the 120-ply rule.
-    conversion::measure(&mut table, tables, threads);
+    conversion::measure(&mut table, tables, threads, step);
     table
 }
 

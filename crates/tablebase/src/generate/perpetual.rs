@@ -89,8 +89,14 @@ impl Forbidden {
 /// the draws left that the game would decide if chases counted like checks ([`CHASE_DRAW`]);
 /// `open` holds each undecided position's moves that do not lose yet, as mate finding left
 /// them.
-pub(super) fn judge(table: &mut Table, tables: &Tables, open: &mut [Vec<Open>; 2], threads: usize) {
-    solve(table, tables, open, threads, Forbidden::Checks);
+pub(super) fn judge(
+    table: &mut Table,
+    tables: &Tables,
+    open: &mut [Vec<Open>; 2],
+    threads: usize,
+    step: &mut dyn FnMut(super::Step),
+) {
+    solve(table, tables, open, threads, Forbidden::Checks, step);
     let mut with_chases = table.clone();
     let mut open = open.clone();
     solve(
@@ -99,6 +105,7 @@ pub(super) fn judge(table: &mut Table, tables: &Tables, open: &mut [Vec<Open>; 2
         &mut open,
         threads,
         Forbidden::ChecksAndChases,
+        step,
     );
     for (codes, chased) in table.codes.iter_mut().zip(&with_chases.codes) {
         for (code, chased) in codes.iter_mut().zip(chased) {
@@ -116,7 +123,17 @@ fn solve(
     open: &mut [Vec<Open>; 2],
     threads: usize,
     forbidden: Forbidden,
+    step: &mut dyn FnMut(super::Step),
 ) {
+    let mut decided_so_far = 0;
+    let mut round_done = |decided: usize, round: usize| {
+        decided_so_far += decided;
+        step(super::Step::Rule {
+            chases: forbidden == Forbidden::ChecksAndChases,
+            round,
+            decided: decided_so_far,
+        });
+    };
     // Captures into a smaller table's values by the rule are counted once, by the game of
     // checks (the game with chases starts from its results).
     let captures_matter = forbidden == Forbidden::Checks
@@ -187,6 +204,7 @@ fn solve(
         }
     }
     decided_now += spread(table, open, &mut work, spread_from, threads);
+    round_done(decided_now, 0);
     if decided_now > 0 {
         // What the captures decided is a round of its own, below the cores': a core's
         // position where the loser is not in check (the first rank of its round) may have a
@@ -196,6 +214,7 @@ fn solve(
         decided_now = 0;
     }
     // 2 and 3, round after round.
+    let mut round = 0;
     loop {
         for winner in Color::ALL {
             let loser = winner.other();
@@ -215,6 +234,8 @@ fn solve(
             }
             decided_now += spread(table, open, &mut work, spread_from, threads);
         }
+        round += 1;
+        round_done(decided_now, round);
         if decided_now == 0 {
             return;
         }

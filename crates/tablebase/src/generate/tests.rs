@@ -204,3 +204,48 @@ fn a_damaged_conversion_is_found_by_the_check() {
         "{error}"
     );
 }
+
+#[test]
+fn the_building_of_a_table_is_told_step_by_step() {
+    let mut tables = Tables::new();
+    let krkh: Material = "KRKH".parse().unwrap();
+    let mut steps = Vec::new();
+    tables.generate_with_steps(krkh, &mut |_| {}, &mut |material, step| {
+        if material == krkh {
+            steps.push(step);
+        }
+    });
+    let moves = |side| Step::Moves {
+        side,
+        entries: tables.get(krkh).unwrap().size(),
+    };
+    assert_eq!(steps[..2], [moves(Color::Red), moves(Color::Black)]);
+    // The mates, nearest first.
+    let distances: Vec<u16> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Distance { plies, .. } => Some(*plies),
+            _ => None,
+        })
+        .collect();
+    assert!(distances.windows(2).all(|w| w[1] == w[0] + 1));
+    assert_eq!(distances.last(), Some(&tables.get(krkh).unwrap().longest()));
+    // Both games of the rule, the check's deciding its 1,606 positions.
+    let decided_by_checks = steps.iter().rev().find_map(|s| match s {
+        Step::Rule {
+            chases: false,
+            decided,
+            ..
+        } => Some(*decided),
+        _ => None,
+    });
+    assert_eq!(decided_by_checks, Some(1_606));
+    assert!(steps
+        .iter()
+        .any(|s| matches!(s, Step::Rule { chases: true, .. })));
+    // Then every win and loss by mate gets its conversion.
+    let Some(Step::Conversion { measured, .. }) = steps.last() else {
+        panic!("{:?}", steps.last());
+    };
+    assert_eq!(*measured, mates_with_conversions(&tables, krkh).len());
+}
