@@ -481,6 +481,20 @@ impl SiteGames {
         }
     }
 
+    /// Has every game whose clock runs stored again, its side to move's time charged up to
+    /// now. The games live in the page's worker, which closes with the page: a clock read
+    /// back resumes from what was stored, so without this a page closed (or reloaded) in the
+    /// middle of a move would give that move's time back. The host calls it every few seconds
+    /// and when the page is hidden.
+    pub fn checkpoint(&mut self) {
+        let running = self
+            .games
+            .values()
+            .filter(|entry| entry.game().ending().is_none() && entry.game().deadline().is_some())
+            .map(|entry| entry.game().id().to_owned());
+        self.ledger.changed.borrow_mut().extend(running);
+    }
+
     /// What the host is to do after this call: the games to write or delete, the search to
     /// start or stop, when to wake.
     pub fn effects(&mut self) -> Effects {

@@ -7,10 +7,11 @@
 //! | `search` | `fen?`, `moves?` (ICCS), `level?` (1–10), `movetime?` / `depth?` / `nodes?`, `lines?` | `{best, ponder, score, depth, nodes, ms, pv}`; each progress report is emitted as `{depth, score, nodes, ms, pv, line}` |
 //! | `new_game` | | `{}`: forgets the hash table |
 //! | `api` | `method`, `path`, `body` (a string) or `bytes` (a file's, as numbers) | `{status, body, effects}`: the web server's answer to that request (`xiangqi_play::local`), and what the host is to do |
-//! | `load_games` | `games`: `[{id, pgn, updated}]` as stored, `puzzles?`: the puzzle record (JSON) | `{loaded, unreadable: [{id, reason}], puzzles_unreadable: reason \| null, effects}` |
+//! | `load_games` | `games`: `[{id, pgn, updated}]` as stored, `puzzles?`: the puzzle record (JSON) | `{unreadable: [{id, reason}], puzzles_unreadable: reason \| null, effects}` |
 //! | `kept` | | `{effects}`: the host stored the last call's games |
 //! | `not_kept` | `full`, `reason` | `{status, body, effects}`: storage refused them; every game is as before the call, and the body is the error for the page |
 //! | `tick` | | `{effects}`: ends games whose clock ran out |
+//! | `checkpoint` | | `{effects}`: every game whose clock runs, to store again with its time charged up to now |
 //! | `job_info` | `ticket`, `info` | `{}`: a progress report of the engine worker's search |
 //! | `job_done` | `ticket`, `outcome` (`null`: the engine failed) | `{effects}` |
 //! | `order` | `order` (as in `effects.start`) | the outcome, for `job_done`; each progress report is emitted as `{info}` |
@@ -108,6 +109,8 @@ pub enum Request {
     },
     /// A clock may have run out.
     Tick,
+    /// Store the games whose clock runs, charged up to now.
+    Checkpoint,
     /// A progress report of the engine worker's search.
     JobInfo {
         /// The search's ticket.
@@ -279,6 +282,10 @@ impl Session {
             }
             Request::Tick => {
                 self.games.tick();
+                Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
+            }
+            Request::Checkpoint => {
+                self.games.checkpoint();
                 Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
             }
             Request::JobInfo { ticket, info } => {
@@ -604,6 +611,40 @@ mod tests {
         let got = api(&mut games, "GET", &format!("/api/games/{id}"), "");
         let view: serde_json::Value = body(&got);
         assert_eq!(view["outcome"]["reason"], "timeout", "{view}");
+    }
+
+    #[test]
+    fn a_checkpoint_stores_a_running_clock_charged_up_to_now() {
+        let mut games = Session::default();
+        let clock = r#"{"human":"both","clock":{"red":{"minutes":1},"black":{"minutes":1}}}"#;
+        let created = api(&mut games, "POST", "/api/games", clock);
+        let game: serde_json::Value = body(&created);
+        let id = game["id"].as_str().unwrap().to_owned();
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        std::thread::sleep(Duration::from_millis(300));
+        let (checked, _) = ask(&mut games, r#"{"cmd":"checkpoint"}"#);
+        let put = &checked["effects"]["put"];
+        assert_eq!(put[0]["id"], id.as_str(), "{checked}");
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        // The page closes; a new one reads the stored game: Red's 300 ms are gone.
+        let mut reopened = Session::default();
+        let load = serde_json::json!({"cmd": "load_games", "games": put}).to_string();
+        let (loaded, _) = ask(&mut reopened, &load);
+        assert_eq!(loaded["unreadable"], serde_json::json!([]), "{loaded}");
+        let got = api(&mut reopened, "GET", &format!("/api/games/{id}"), "");
+        let view: serde_json::Value = body(&got);
+        let red_ms = view["clock"]["red"]["main_ms"].as_u64().unwrap();
+        assert!((50_000..=59_700).contains(&red_ms), "{view}");
+        // A game without a running clock is not stored again.
+        let free = api(&mut games, "POST", "/api/games", r#"{"human":"both"}"#);
+        assert_eq!(free["status"], 201, "{free}");
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let (checked, _) = ask(&mut games, r#"{"cmd":"checkpoint"}"#);
+        assert_eq!(
+            checked["effects"]["put"].as_array().unwrap().len(),
+            1,
+            "{checked}"
+        );
     }
 
     #[test]

@@ -533,6 +533,11 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
             .unwrap_or_default()
     };
     let moves = iccs(&game);
+    // Red (the person) thinks for 10 s, then the page is reloaded: the worker stores the
+    // running clocks every 5 s, so at least 5 of those seconds stay used.
+    let red_ms = |game: &serde_json::Value| game["clock"]["red"]["main_ms"].as_u64();
+    let before = red_ms(&game);
+    tokio::time::sleep(Duration::from_secs(10)).await;
     // Reloaded (offline still), the page finds the game where it was, its clock with it.
     page.client.goto(&format!("{base}/?lang=en")).await?;
     page.until(
@@ -545,6 +550,12 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
     expect("the moves after a reload", iccs(&again), moves)?;
     if again["clock"].is_null() {
         bail!("the game lost its clock: {again}");
+    }
+    match (before, red_ms(&again)) {
+        (Some(before), Some(after)) if after + 5_000 <= before => {}
+        (before, after) => {
+            bail!("Red's time of {before:?} ms is {after:?} ms after 10 s and a reload")
+        }
     }
     play_and_get_answer(page).await?;
     if !phone {

@@ -35,6 +35,12 @@ function startWorker() {
   };
 }
 
+// A hidden page may be closed or frozen without another word: the worker stores the running
+// clocks now, so that what the mover has used so far counts.
+addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') worker?.postMessage({ checkpoint: true });
+});
+
 /** Ends the worker (and whatever it was searching), answering its open requests with `body`. */
 function stopWorker(status, body) {
   worker?.terminate();

@@ -163,6 +163,20 @@ async function tick() {
   await settle(call, call({ cmd: 'tick' }).effects);
 }
 
+/** How often the games whose clock runs are stored again: a page closed in the middle of a
+ * move gives back at most this much of the mover's time. */
+const CHECKPOINT_MS = 5000;
+
+/** Stores the games whose clock runs, their time charged up to now (this worker closes with the
+ * page, and a clock read back resumes from what was stored). Only once the games are here. */
+async function checkpoint() {
+  if (!ready || !holding) return;
+  const call = await ready;
+  await settle(call, call({ cmd: 'checkpoint' }).effects);
+}
+
+setInterval(() => serially(checkpoint), CHECKPOINT_MS);
+
 function stopEngine() {
   engine?.terminate();
   engine = null;
@@ -235,4 +249,5 @@ async function answerPage({ id, method, path, body }) {
   }
 }
 
-self.onmessage = (event) => serially(() => answerPage(event.data));
+// The page says when it is hidden (it may not come back): the clocks are stored then too.
+self.onmessage = (event) => serially(() => (event.data.checkpoint ? checkpoint() : answerPage(event.data)));
