@@ -569,7 +569,8 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
         tour(page, &id).await?;
         let errors = page.js("return window.xiangqiErrors;").await?;
         expect("script errors on the page", errors, serde_json::json!([]))?;
-        return second_tab(page, &base).await;
+        second_tab(page, &base).await?;
+        return storage_of_the_first_version(page, &base).await;
     }
     let errors = page.js("return window.xiangqiErrors;").await?;
     expect("script errors on the page", errors, serde_json::json!([]))
@@ -623,6 +624,87 @@ async fn second_tab(page: &Page, base: &str) -> Result<()> {
         &format!("document.body.dataset.gameId === '{shown}'"),
     )
     .await
+}
+
+/// Games a browser kept in the site's first storage version (the games' store alone, before
+/// the puzzles' store came in version 2) are all there when the site opens that storage: the
+/// database is upgraded in place, the puzzles' store added.
+async fn storage_of_the_first_version(page: &Page, base: &str) -> Result<()> {
+    let shown = page.game_id().await?;
+    let games = listed(page).await?;
+    // The stored records, as they are.
+    let records = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const open = indexedDB.open('xiangqi');
+             open.onerror = () => done(String(open.error));
+             open.onsuccess = () => {
+               const db = open.result;
+               const all = db.transaction('games').objectStore('games').getAll();
+               all.onerror = () => done(String(all.error));
+               all.onsuccess = () => { db.close(); done(all.result); };
+             };",
+            vec![],
+        )
+        .await?;
+    if records.as_array().is_none_or(Vec::is_empty) {
+        bail!("no stored games to carry over: {records}");
+    }
+    // Away from the site's page (its workers close the database), the database is made again
+    // as the first version made it, with the same records.
+    page.client
+        .goto(&format!("{base}/manifest.webmanifest"))
+        .await?;
+    let made = page
+        .client
+        .execute_async(
+            "const [records, done] = arguments;
+             const gone = indexedDB.deleteDatabase('xiangqi');
+             gone.onerror = () => done(String(gone.error));
+             gone.onsuccess = () => {
+               const open = indexedDB.open('xiangqi', 1);
+               open.onupgradeneeded = () => {
+                 const store = open.result.createObjectStore('games', { keyPath: 'id' });
+                 for (const record of records) store.put(record);
+               };
+               open.onerror = () => done(String(open.error));
+               open.onsuccess = () => { open.result.close(); done('made'); };
+             };",
+            vec![records],
+        )
+        .await?;
+    expect(
+        "the first version's storage",
+        made,
+        serde_json::json!("made"),
+    )?;
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until(
+        "the game, from the first version's storage",
+        &format!("document.body.dataset.gameId === '{shown}'"),
+    )
+    .await?;
+    expect("the games listed", listed(page).await?, games)?;
+    let upgraded = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const open = indexedDB.open('xiangqi');
+             open.onerror = () => done(String(open.error));
+             open.onsuccess = () => {
+               const db = open.result;
+               done([db.version, Array.from(db.objectStoreNames)]);
+               db.close();
+             };",
+            vec![],
+        )
+        .await?;
+    expect(
+        "the storage after the upgrade",
+        upgraded,
+        serde_json::json!([2, ["games", "puzzles"]]),
+    )
 }
 
 /// The rest of what the page does, offline on the static site: a hint, the engine's analysis,
