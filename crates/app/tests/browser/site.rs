@@ -49,6 +49,59 @@ fn the_static_site_works_offline_and_updates_when_asked() {
         .unwrap_or_else(|e| panic!("the static site: {e:#}"));
 }
 
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn a_site_the_browser_cannot_keep_says_so() {
+    let Some((driver, chrome)) = browser_or_skip() else {
+        return;
+    };
+    let site = TempDir::new("site-unkept");
+    if !build_site(&site.0) {
+        return;
+    }
+    // A file the service worker is to keep is missing from the host: it cannot keep the site.
+    std::fs::remove_file(site.0.join("icons/icon-512.png")).unwrap();
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let profile = TempDir::new("site-unkept-profile");
+    let shots = TempDir::new("site-unkept-files");
+    let run = async {
+        let port = free_port();
+        let _server = serve(&site.0, port)?;
+        let (_driver, driver_port) = start_driver(&driver)?;
+        let client = connect(driver_port, &chrome, &profile.0).await?;
+        let page = Page {
+            client: client.clone(),
+            shots: shots.0.clone(),
+        };
+        let result = async {
+            page.client
+                .goto(&format!("http://127.0.0.1:{port}/?lang=en"))
+                .await?;
+            page.until(
+                "the notice that the site is not kept",
+                "!document.querySelector('#notice').hidden && /will not open offline/.test(document.querySelector('#notice').textContent)",
+            )
+            .await?;
+            let errors = page.js("return window.xiangqiErrors;").await?;
+            expect(
+                "what the page noted",
+                errors,
+                serde_json::json!(["service worker: installing failed"]),
+            )
+        }
+        .await;
+        let _ = client.close().await;
+        result
+    };
+    runtime()
+        .block_on(run)
+        .unwrap_or_else(|e| panic!("a site not kept: {e:#}"));
+}
+
 /// Builds the site with `cargo xtask site`; `false` (with a note) where the WebAssembly
 /// toolchain is missing, a failure under CI.
 fn build_site(out: &Path) -> bool {

@@ -20,6 +20,7 @@ function pawns(cs) {
 const TEXT = {
   zh: {
     updateReady: '新版本已就绪。', updateNow: '更新',
+    offlineFailed: '浏览器没能保存本站的文件，离线时无法使用（存储空间已满，或有文件下载失败）。',
     unreadableGames: (n) => `浏览器里存着 ${n} 盘读不出的棋局，已原样保留，没有列出。`,
     title: '象棋', games: '棋局', theme: '明暗主题', sound: '声音', board: '棋盘',
     piecesAsPictograms: '棋子改用图形', piecesAsCharacters: '棋子改用汉字',
@@ -206,6 +207,7 @@ const TEXT = {
   },
   en: {
     updateReady: 'A new version is ready.', updateNow: 'Update',
+    offlineFailed: 'The browser could not store this site\'s files, so it will not open offline (its storage is full, or a file failed to load).',
     unreadableGames: (n) => `${n} stored game${n === 1 ? '' : 's'} could not be read; left in the browser's storage as they are, not listed.`,
     title: 'Xiangqi', games: 'Games', theme: 'Light / dark', sound: 'Sound', board: 'Board',
     piecesAsPictograms: 'Pieces as pictograms', piecesAsCharacters: 'Pieces as Chinese characters',

@@ -108,6 +108,11 @@ export function keepOffline() {
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (updating) location.reload();
   });
+  // Not kept: the page works while online, and the person should know it will not offline.
+  const notKept = (reason) => {
+    window.xiangqiErrors?.push(`service worker: ${reason}`);
+    notice(() => t('offlineFailed'), 'error');
+  };
   navigator.serviceWorker.register('sw.js').then((registration) => {
     const offer = () => {
       if (!registration.waiting || !navigator.serviceWorker.controller) return;
@@ -117,13 +122,23 @@ export function keepOffline() {
       });
     };
     offer();
-    registration.addEventListener('updatefound', () => {
-      const installing = registration.installing;
-      installing?.addEventListener('statechange', () => {
-        if (installing.state === 'installed') offer();
+    // A version that is dropped before it was installed could not store every file.
+    const watched = new WeakSet();
+    const watch = (installing) => {
+      if (!installing || watched.has(installing)) return;
+      watched.add(installing);
+      let installed = false;
+      installing.addEventListener('statechange', () => {
+        if (installing.state === 'installed') {
+          installed = true;
+          offer();
+        }
+        if (installing.state === 'redundant' && !installed) notKept('installing failed');
       });
-    });
-  }).catch((e) => window.xiangqiErrors?.push(`service worker: ${e.message}`));
+    };
+    watch(registration.installing);
+    registration.addEventListener('updatefound', () => watch(registration.installing));
+  }).catch((e) => notKept(e.message));
 }
 
 /** Shows the bar that offers the new version; `update` switches to it. */
