@@ -21,16 +21,41 @@ use std::time::{Duration, Instant};
               fonts-wqy-microhei)"
 )]
 fn the_static_site_works_offline_and_updates_when_asked() {
+    on_served_site("site", "the static site", |_| {}, scenario);
+}
+
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn a_site_the_browser_cannot_keep_says_so() {
+    // A file the service worker is to keep is missing from the host: it cannot keep the site.
+    let prepare = |site: &Path| std::fs::remove_file(site.join("icons/icon-512.png")).unwrap();
+    on_served_site("site-unkept", "a site not kept", prepare, not_kept);
+}
+
+/// Builds the site, lets `prepare` change its folder, serves it and runs `scenario` in Chromium
+/// with a profile of its own (the page, the site's folder, the port, the server); a failure
+/// panics, naming `what`.
+fn on_served_site(
+    name: &str,
+    what: &str,
+    prepare: impl FnOnce(&Path),
+    scenario: impl AsyncFnOnce(&Page, &Path, u16, Process) -> Result<()>,
+) {
     let Some((driver, chrome)) = browser_or_skip() else {
         return;
     };
-    let site = TempDir::new("site");
+    let site = TempDir::new(name);
     if !build_site(&site.0) {
         return;
     }
+    prepare(&site.0);
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let profile = TempDir::new("site-profile");
-    let shots = TempDir::new("site-files");
+    let profile = TempDir::new(&format!("{name}-profile"));
+    let shots = TempDir::new(&format!("{name}-files"));
     let run = async {
         let port = free_port();
         let server = serve(&site.0, port)?;
@@ -46,60 +71,25 @@ fn the_static_site_works_offline_and_updates_when_asked() {
     };
     runtime()
         .block_on(run)
-        .unwrap_or_else(|e| panic!("the static site: {e:#}"));
+        .unwrap_or_else(|e| panic!("{what}: {e:#}"));
 }
 
-#[test]
-#[cfg_attr(
-    browser_missing,
-    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
-              fonts-wqy-microhei)"
-)]
-fn a_site_the_browser_cannot_keep_says_so() {
-    let Some((driver, chrome)) = browser_or_skip() else {
-        return;
-    };
-    let site = TempDir::new("site-unkept");
-    if !build_site(&site.0) {
-        return;
-    }
-    // A file the service worker is to keep is missing from the host: it cannot keep the site.
-    std::fs::remove_file(site.0.join("icons/icon-512.png")).unwrap();
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let profile = TempDir::new("site-unkept-profile");
-    let shots = TempDir::new("site-unkept-files");
-    let run = async {
-        let port = free_port();
-        let _server = serve(&site.0, port)?;
-        let (_driver, driver_port) = start_driver(&driver)?;
-        let client = connect(driver_port, &chrome, &profile.0).await?;
-        let page = Page {
-            client: client.clone(),
-            shots: shots.0.clone(),
-        };
-        let result = async {
-            page.client
-                .goto(&format!("http://127.0.0.1:{port}/?lang=en"))
-                .await?;
-            page.until(
-                "the notice that the site is not kept",
-                "!document.querySelector('#notice').hidden && /will not open offline/.test(document.querySelector('#notice').textContent)",
-            )
-            .await?;
-            let errors = page.js("return window.xiangqiErrors;").await?;
-            expect(
-                "what the page noted",
-                errors,
-                serde_json::json!(["service worker: installing failed"]),
-            )
-        }
-        .await;
-        let _ = client.close().await;
-        result
-    };
-    runtime()
-        .block_on(run)
-        .unwrap_or_else(|e| panic!("a site not kept: {e:#}"));
+/// The page says the site is not kept for offline use.
+async fn not_kept(page: &Page, _site: &Path, port: u16, _server: Process) -> Result<()> {
+    page.client
+        .goto(&format!("http://127.0.0.1:{port}/?lang=en"))
+        .await?;
+    page.until(
+        "the notice that the site is not kept",
+        "!document.querySelector('#notice').hidden && /will not open offline/.test(document.querySelector('#notice').textContent)",
+    )
+    .await?;
+    let errors = page.js("return window.xiangqiErrors;").await?;
+    expect(
+        "what the page noted",
+        errors,
+        serde_json::json!(["service worker: installing failed"]),
+    )
 }
 
 /// Builds the site with `cargo xtask site`; `false` (with a note) where the WebAssembly
@@ -679,6 +669,17 @@ async fn second_tab(page: &Page, base: &str) -> Result<()> {
     .await
 }
 
+/// Runs `script` on the site's database as it stands (`db`), answering with `done(…)`.
+async fn with_storage(page: &Page, script: &str) -> Result<serde_json::Value> {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const open = indexedDB.open('xiangqi');
+         open.onerror = () => done(String(open.error));
+         open.onsuccess = () => {{ const db = open.result; {script} }};"
+    );
+    Ok(page.client.execute_async(&script, vec![]).await?)
+}
+
 /// Games a browser kept in the site's first storage version (the games' store alone, before
 /// the puzzles' store came in version 2) are all there when the site opens that storage: the
 /// database is upgraded in place, the puzzles' store added.
@@ -686,21 +687,13 @@ async fn storage_of_the_first_version(page: &Page, base: &str) -> Result<()> {
     let shown = page.game_id().await?;
     let games = listed(page).await?;
     // The stored records, as they are.
-    let records = page
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const open = indexedDB.open('xiangqi');
-             open.onerror = () => done(String(open.error));
-             open.onsuccess = () => {
-               const db = open.result;
-               const all = db.transaction('games').objectStore('games').getAll();
-               all.onerror = () => done(String(all.error));
-               all.onsuccess = () => { db.close(); done(all.result); };
-             };",
-            vec![],
-        )
-        .await?;
+    let records = with_storage(
+        page,
+        "const all = db.transaction('games').objectStore('games').getAll();
+         all.onerror = () => done(String(all.error));
+         all.onsuccess = () => { db.close(); done(all.result); };",
+    )
+    .await?;
     if records.as_array().is_none_or(Vec::is_empty) {
         bail!("no stored games to carry over: {records}");
     }
@@ -739,20 +732,11 @@ async fn storage_of_the_first_version(page: &Page, base: &str) -> Result<()> {
     )
     .await?;
     expect("the games listed", listed(page).await?, games)?;
-    let upgraded = page
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const open = indexedDB.open('xiangqi');
-             open.onerror = () => done(String(open.error));
-             open.onsuccess = () => {
-               const db = open.result;
-               done([db.version, Array.from(db.objectStoreNames)]);
-               db.close();
-             };",
-            vec![],
-        )
-        .await?;
+    let upgraded = with_storage(
+        page,
+        "done([db.version, Array.from(db.objectStoreNames)]); db.close();",
+    )
+    .await?;
     expect(
         "the storage after the upgrade",
         upgraded,
