@@ -78,12 +78,10 @@ pub(super) fn measure(
             measured,
         });
         let next = distance as u16 + 1;
-        for lost in [true, false] {
-            let part: Vec<Decided> = frontier
-                .iter()
-                .filter(|d| (kind(table, d.side, d.index as usize) == Kind::Loss) == lost)
-                .copied()
-                .collect();
+        let (losses, wins): (Vec<Decided>, Vec<Decided>) = frontier
+            .iter()
+            .partition(|d| kind(table, d.side, d.index as usize) == Kind::Loss);
+        for (lost, part) in [(true, losses), (false, wins)] {
             for (side, index) in predecessors_of(&table.layout, &part, threads) {
                 let i = index as usize;
                 // Only wins and losses by mate are measured: a move into a stalemate may
