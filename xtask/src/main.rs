@@ -32,8 +32,12 @@ enum Task {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Without wasm SIMD (to measure what it brings; the site's module has it).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "threads")]
         no_simd: bool,
+        /// For threads: memory shared with helper workers, for cross-origin isolated pages
+        /// (the site's `xiangqi-threads.wasm`).
+        #[arg(long)]
+        threads: bool,
     },
     /// Writes the static site (the page with the engine in the browser) into a folder.
     Site {
@@ -45,9 +49,23 @@ enum Task {
 
 fn main() -> Result<()> {
     match Cli::parse().task {
-        Task::Wasm { out, no_simd } => {
-            let out = out.unwrap_or_else(|| wasm::build_dir().join("xiangqi.wasm"));
-            wasm::build(&out, !no_simd)?;
+        Task::Wasm {
+            out,
+            no_simd,
+            threads,
+        } => {
+            let kind = match (no_simd, threads) {
+                (true, _) => wasm::Kind::Plain,
+                (false, true) => wasm::Kind::Threads,
+                (false, false) => wasm::Kind::Simd,
+            };
+            let name = if threads {
+                "xiangqi-threads.wasm"
+            } else {
+                "xiangqi.wasm"
+            };
+            let out = out.unwrap_or_else(|| wasm::build_dir().join(name));
+            wasm::build(&out, kind)?;
             println!("{}", out.display());
             Ok(())
         }

@@ -15,9 +15,10 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 /// The site's own files in `crates/web/page/site/`, copied as they are.
-const SITE_FILES: [&str; 5] = [
+const SITE_FILES: [&str; 6] = [
     "worker.js",
     "engine-worker.js",
+    "helper-worker.js",
     "game-storage.js",
     "xiangqi-module.js",
     "manifest.webmanifest",
@@ -46,8 +47,12 @@ pub fn build(out: &Path) -> Result<()> {
     // Every file but the service worker, which lists them: (path in the site, bytes).
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let module = wasm::build_dir().join("xiangqi.wasm");
-    wasm::build(&module, true)?;
+    wasm::build(&module, wasm::Kind::Simd)?;
     files.push(("xiangqi.wasm".into(), fs::read(&module)?));
+    // For cross-origin isolated pages (the service worker makes them so): the engine on threads.
+    let module = wasm::build_dir().join("xiangqi-threads.wasm");
+    wasm::build(&module, wasm::Kind::Threads)?;
+    files.push(("xiangqi-threads.wasm".into(), fs::read(&module)?));
     for (path, content_type, body) in xiangqi_web::page_files() {
         let body = if content_type == "text/html" {
             site_page(body).with_context(|| format!("marking {path} as the site's"))?

@@ -16,6 +16,54 @@ pub const TOOLCHAIN: &str = "rustc-web cargo-web rust-web-src rust-web-llvm lld-
 const DEBIAN_BIN: &str = "/usr/bin";
 /// The standard library's source, from `rust-web-src`.
 const STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library";
+/// Memory of the module built for threads, which its host makes (shared between the instances
+/// in the page's workers) and so must know: 32 MiB at first, growing to at most 1 GiB. The site's
+/// `xiangqi-module.js` makes it with these sizes (`THREADS_MEMORY`).
+const THREADS_INITIAL_BYTES: u32 = 32 << 20;
+const THREADS_MAXIMUM_BYTES: u32 = 1 << 30;
+
+/// Which module to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// With wasm SIMD, one thread: the site's module for every page.
+    Simd,
+    /// Without SIMD (to measure what it brings).
+    Plain,
+    /// With SIMD and threads: its memory is shared with helper instances in other workers
+    /// (`xiangqi_engine::helpers`); only a cross-origin isolated page can use it.
+    Threads,
+}
+
+impl Kind {
+    /// The build folder's name: each kind has its own, since the standard library differs.
+    fn folder(self) -> &'static str {
+        match self {
+            Kind::Simd => "simd",
+            Kind::Plain => "plain",
+            Kind::Threads => "threads",
+        }
+    }
+
+    /// The compiler's and linker's flags.
+    fn rustflags(self) -> String {
+        let stack = format!("-C link-arg=-zstack-size={STACK_BYTES}");
+        match self {
+            Kind::Simd => format!("-C target-feature=+simd128 {stack}"),
+            Kind::Plain => stack,
+            // The host gives each helper instance a stack and thread-local storage of its own
+            // before it runs anything: hence the exported stack pointer and TLS setup.
+            Kind::Threads => format!(
+                "-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals {stack} \
+                 -C link-arg=--shared-memory -C link-arg=--import-memory \
+                 -C link-arg=--initial-memory={THREADS_INITIAL_BYTES} \
+                 -C link-arg=--max-memory={THREADS_MAXIMUM_BYTES} \
+                 -C link-arg=--export=__stack_pointer -C link-arg=--export=__wasm_init_tls \
+                 -C link-arg=--export=__tls_size -C link-arg=--export=__tls_align"
+            ),
+        }
+    }
+}
+
 /// Stack of the module's one thread. Native searches run on a 16 MiB thread; a search's
 /// recursion needs far less, but 1 MiB (the linker's default) is too tight for the deepest.
 const STACK_BYTES: u32 = 8 << 20;
@@ -36,8 +84,8 @@ pub fn build_dir() -> PathBuf {
     target.join("wasm")
 }
 
-/// Builds the module (with wasm SIMD if `simd`) and copies it to `out`.
-pub fn build(out: &Path, simd: bool) -> Result<()> {
+/// Builds the module of `kind` and copies it to `out`.
+pub fn build(out: &Path, kind: Kind) -> Result<()> {
     let cargo = Path::new(DEBIAN_BIN).join("cargo");
     if !Path::new(STD_SOURCE).is_dir() || !cargo.is_file() {
         bail!(
@@ -46,12 +94,6 @@ pub fn build(out: &Path, simd: bool) -> Result<()> {
         );
     }
     let path = std::env::var("PATH").unwrap_or_default();
-    // Each kind of build has a folder of its own: they differ in the standard library too.
-    let simd_flag = if simd {
-        "-C target-feature=+simd128 "
-    } else {
-        ""
-    };
     let status = Command::new(&cargo)
         .current_dir(workspace())
         // Debian's compiler first, and none of the calling (rustup) cargo's settings.
@@ -61,14 +103,8 @@ pub fn build(out: &Path, simd: bool) -> Result<()> {
         .env_remove("RUSTDOC")
         .env_remove("CARGO")
         .env("RUSTC_BOOTSTRAP", "1")
-        .env(
-            "CARGO_TARGET_DIR",
-            build_dir().join(if simd { "simd" } else { "plain" }),
-        )
-        .env(
-            "RUSTFLAGS",
-            format!("{simd_flag}-C link-arg=-zstack-size={STACK_BYTES}"),
-        )
+        .env("CARGO_TARGET_DIR", build_dir().join(kind.folder()))
+        .env("RUSTFLAGS", kind.rustflags())
         .args([
             "build",
             "--release",
@@ -90,7 +126,7 @@ pub fn build(out: &Path, simd: bool) -> Result<()> {
         bail!("building the WebAssembly module failed ({status})");
     }
     let built = build_dir()
-        .join(if simd { "simd" } else { "plain" })
+        .join(kind.folder())
         .join("wasm32-unknown-unknown/release/xiangqi_wasm.wasm");
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent)

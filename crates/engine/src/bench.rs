@@ -116,13 +116,16 @@ pub fn positions() -> Vec<(Position, Vec<Move>)> {
         .collect()
 }
 
-/// Searches every bench position to `depth` with one thread and a fresh 16 MiB table each,
-/// calling `each` with the position index and its node count; with `network`, the network
-/// evaluates instead of the hand-made evaluation. The time counts the searches
+/// Searches every bench position to `depth` with `threads` threads and a fresh 16 MiB table
+/// each, calling `each` with the position index and its node count; with `network`, the network
+/// evaluates instead of the hand-made evaluation. With one thread the node count is the same on
+/// every machine and target (the checksum `Bench: N` of a commit); with more it varies from run
+/// to run, and the time to depth measures what the helper threads bring. The time counts the searches
 /// only, not the allocation of the tables.
 pub fn run(
     depth: u32,
     network: Option<std::sync::Arc<crate::nnue::Network>>,
+    threads: usize,
     mut each: impl FnMut(usize, u64),
 ) -> BenchResult {
     let mut time = Duration::ZERO;
@@ -130,7 +133,7 @@ pub fn run(
     for (i, (start, moves)) in positions().into_iter().enumerate() {
         let mut engine = Engine::new(EngineOptions {
             hash_mb: 16,
-            threads: 1,
+            threads: threads.max(1),
             // The bench measures the search; book moves would skip it.
             own_book: false,
             network: network.clone(),

@@ -4,6 +4,7 @@
 
 use crate::book::{self, Book};
 use crate::eval::DEFAULT_EVALUATOR;
+use crate::helpers;
 use crate::instant::Instant;
 use crate::nnue::Network;
 use crate::random::Rng;
@@ -66,12 +67,9 @@ impl Default for EngineOptions {
 
 /// Largest accepted hash size in MiB.
 pub const MAX_HASH_MB: usize = 8 * 1024;
-/// Largest accepted thread count.
-#[cfg(not(target_arch = "wasm32"))]
+/// Largest accepted thread count (a browser build searches on as many as its host lends
+/// workers for, see [`crate::helpers`]).
 pub const MAX_THREADS: usize = 256;
-/// Largest accepted thread count: a browser build searches on one thread.
-#[cfg(target_arch = "wasm32")]
-pub const MAX_THREADS: usize = 1;
 /// Most principal variations reported at once (more than a position has legal moves is
 /// pointless: the most any Xiangqi position has is well under this).
 pub const MAX_MULTIPV: usize = 128;
@@ -311,7 +309,7 @@ impl Engine {
         self.stop_and_wait();
         // A weakened level searches with the hand-made evaluation, the full engine with the
         // network: switching between them (or between networks) must not mix their scores.
-        let evaluation = evaluation_id(search_network(&self.options, &request));
+        let evaluation = evaluation_id(search_network(&self.options, &request).map(|n| &**n));
         if self
             .table_evaluation
             .is_some_and(|filled_by| filled_by != evaluation)
@@ -353,8 +351,9 @@ impl Engine {
             thread_finished.store(true, Ordering::SeqCst);
             on_done(result);
         };
-        // A browser build has no threads: the search runs on the caller's, and is over
-        // (its result handed to `on_done`) when `start` returns.
+        // A browser build cannot start a thread: the search runs on the caller's (its helpers
+        // on the workers the host lends, `helpers`), and is over (its result handed to
+        // `on_done`) when `start` returns.
         #[cfg(target_arch = "wasm32")]
         let handle = {
             job();
@@ -566,10 +565,13 @@ fn search_profile(options: &EngineOptions, request: &SearchRequest) -> Option<Pr
 
 /// The network a request is searched with. A weakened level has none: the levels' calibration
 /// (docs/STRENGTH.md) was measured with the hand-made evaluation.
-fn search_network<'a>(options: &'a EngineOptions, request: &SearchRequest) -> Option<&'a Network> {
+fn search_network<'a>(
+    options: &'a EngineOptions,
+    request: &SearchRequest,
+) -> Option<&'a Arc<Network>> {
     options
         .network
-        .as_deref()
+        .as_ref()
         .filter(|_| search_profile(options, request).is_none())
 }
 
@@ -579,9 +581,9 @@ fn evaluation_id(network: Option<&Network>) -> Option<u64> {
 }
 
 fn run(
-    tt: &TranspositionTable,
-    memories: &MemoryStore,
-    shared: &Shared,
+    tt: &Arc<TranspositionTable>,
+    memories: &Arc<MemoryStore>,
+    shared: &Arc<Shared>,
     request: &SearchRequest,
     options: &EngineOptions,
     choice_rng: Rng,
@@ -619,35 +621,30 @@ fn run(
         move_overhead: options.move_overhead,
         tablebases,
     };
+    let network = search_network(options, request).cloned();
     let eval = Evaluation {
         hand_made: &DEFAULT_EVALUATOR,
-        network: search_network(options, request),
+        network: network.as_deref(),
     };
-    std::thread::scope(|scope| {
-        for id in 1..threads {
-            let moves = &moves;
-            let config = config.clone();
-            let limits = limits.clone();
-            let _ = std::thread::Builder::new()
-                .stack_size(16 << 20)
-                .spawn_scoped(scope, move || {
-                    let mut helper = Worker::new(
-                        id,
-                        shared,
-                        tt,
-                        eval,
-                        &request.start,
-                        &request.moves,
-                        moves,
-                        limits,
-                        config,
-                        memories.take(id),
-                    );
-                    helper.iterate(&mut |_| {});
-                    helper.flush();
-                    memories.put(id, helper.into_memory());
-                });
-        }
+    threads = threads.min(helpers::capacity().saturating_add(1));
+    let jobs: Vec<helpers::Job> = (1..threads)
+        .map(|id| {
+            let helper = Helper {
+                id,
+                shared: Arc::clone(shared),
+                tt: Arc::clone(tt),
+                memories: Arc::clone(memories),
+                network: network.clone(),
+                start: request.start.clone(),
+                game: request.moves.clone(),
+                root: moves.clone(),
+                limits: limits.clone(),
+                config: config.clone(),
+            };
+            Box::new(move || helper.search()) as helpers::Job
+        })
+        .collect();
+    helpers::run_beside(jobs, || {
         let mut main = Worker::new(
             0,
             shared,
@@ -690,6 +687,47 @@ fn run(
         memories.put(0, main.into_memory());
         result
     })
+}
+
+/// A helper search of Lazy SMP, owning what it needs to run on another thread.
+struct Helper {
+    id: usize,
+    shared: Arc<Shared>,
+    tt: Arc<TranspositionTable>,
+    memories: Arc<MemoryStore>,
+    network: Option<Arc<Network>>,
+    start: Position,
+    /// The game's moves from `start`.
+    game: Vec<Move>,
+    /// The root moves to search.
+    root: Vec<Move>,
+    limits: Limits,
+    config: SearchConfig,
+}
+
+impl Helper {
+    /// Searches until the main thread stops, and keeps its tables for the next search.
+    fn search(self) {
+        let eval = Evaluation {
+            hand_made: &DEFAULT_EVALUATOR,
+            network: self.network.as_deref(),
+        };
+        let mut worker = Worker::new(
+            self.id,
+            &self.shared,
+            &self.tt,
+            eval,
+            &self.start,
+            &self.game,
+            &self.root,
+            self.limits,
+            self.config,
+            self.memories.take(self.id),
+        );
+        worker.iterate(&mut |_| {});
+        worker.flush();
+        self.memories.put(self.id, worker.into_memory());
+    }
 }
 
 /// What each search thread left behind ([`ThreadMemory`]), by thread number.

@@ -41,6 +41,7 @@ pub mod book;
 pub mod book_verify;
 mod engine;
 mod eval;
+pub mod helpers;
 mod history;
 pub mod instant;
 pub mod lab;

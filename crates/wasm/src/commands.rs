@@ -37,6 +37,8 @@ use xiangqi_play::site_games::SiteGames;
 
 /// Hash table of the browser's engine, in MiB: a phone has little memory to spare.
 const HASH_MB: usize = 32;
+/// The most search threads the site's engine uses (a phone's or laptop's cores, at most).
+const MAX_THREADS: usize = 16;
 /// Deepest perft the module runs (a browser tab is not the place for hours of counting).
 const MAX_PERFT_DEPTH: u32 = 6;
 
@@ -50,6 +52,8 @@ pub enum Request {
         depth: Option<u32>,
         /// Whether the network evaluates (default) or the hand-made evaluation.
         network: Option<bool>,
+        /// Search threads (default one; more only as the host lends helper workers).
+        threads: Option<usize>,
     },
     /// Counts the leaves of the move tree.
     Perft {
@@ -173,7 +177,14 @@ impl Session {
         self.engine.get_or_insert_with(|| {
             Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
-                threads: 1,
+                // In a browser as many as the host lends workers for, at the time of each
+                // search (`xiangqi_engine::helpers`): one unless the page could start helpers.
+                // The native tests search on one, as the server's engines do.
+                threads: if cfg!(target_arch = "wasm32") {
+                    MAX_THREADS
+                } else {
+                    1
+                },
                 ..EngineOptions::default()
             })
         })
@@ -181,11 +192,20 @@ impl Session {
 
     fn run(&mut self, request: Request, emit: fn(&str)) -> Result<serde_json::Value, String> {
         match request {
-            Request::Bench { depth, network } => {
+            Request::Bench {
+                depth,
+                network,
+                threads,
+            } => {
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH).clamp(1, 20);
                 let network = network.unwrap_or(true).then(xiangqi_engine::nnue::embedded);
-                let result = bench::run(depth, network, |_, _| {});
+                let threads = threads.unwrap_or(1).clamp(1, MAX_THREADS);
+                let lent = &xiangqi_engine::helpers::LENT;
+                let begun = lent.begun();
+                let result = bench::run(depth, network, threads, |_, _| {});
                 Ok(serde_json::json!({
+                    // The helper searches run beside the main ones, on the host's workers.
+                    "helper_searches": lent.begun() - begun,
                     "nodes": result.nodes,
                     "ms": result.time.as_millis() as u64,
                     "nps": result.nps(),

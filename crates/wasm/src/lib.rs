@@ -54,6 +54,42 @@ pub extern "C" fn xq_call() -> usize {
     })
 }
 
+/// Lends the calling worker's thread to the engine's helper searches, for good (the module built
+/// for threads, `cargo xtask wasm --threads`). The host calls it in a worker of its own, on an
+/// instance sharing the searching instance's memory, after giving that instance a stack and
+/// thread-local storage of its own ([`xq_reserve`]). It never returns: the worker ends with the
+/// page's engine worker.
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_serve_helper() {
+    host::install_clock();
+    report_panics();
+    xiangqi_engine::helpers::LENT.serve()
+}
+
+/// How many helper workers serve ([`xq_serve_helper`]).
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_helpers() -> usize {
+    xiangqi_engine::helpers::LENT.lent()
+}
+
+/// Reserves `len` bytes of the module's memory for good, aligned to 16, and returns where they
+/// start: a helper instance's stack and thread-local storage (the host ends the whole memory
+/// with its workers).
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_reserve(len: usize) -> usize {
+    let block: &'static mut [u128] = vec![0u128; len.div_ceil(16)].leak();
+    block.as_mut_ptr() as usize
+}
+
 /// Hands a panic's message to the host as a report `{"panic": "…"}` before the module stops
 /// (a browser build aborts on a panic), so that the worker can say what went wrong.
 fn report_panics() {

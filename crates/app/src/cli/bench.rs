@@ -19,6 +19,10 @@ pub struct BenchArgs {
     /// is a checksum of its own).
     #[arg(long)]
     hand_made: bool,
+    /// Search threads: with more than one the node count varies from run to run, and the
+    /// time to depth shows what the helpers bring.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Rounds of `bench --eval`: about one and a half million evaluations, a fraction of a second.
@@ -41,7 +45,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         return Ok(());
     }
     let network = (!args.hand_made).then(xiangqi_engine::nnue::embedded);
-    let result = xiangqi_engine::bench::run(args.depth, network, |i, nodes| {
+    let result = xiangqi_engine::bench::run(args.depth, network, args.threads, |i, nodes| {
         eprintln!("position {:>2}: {nodes} nodes", i + 1);
     });
     eprintln!("time {:.3} s", result.time.as_secs_f64());

@@ -759,6 +759,23 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
         "parseInt((document.querySelector('#an-depth').textContent.match(/\\d+/) || ['0'])[0]) >= 6",
     )
     .await?;
+    // Served by the service worker, the page is cross-origin isolated and the engine searches
+    // on a thread per core (the module built for threads, with helper workers), and says so.
+    let threads = page
+        .js(
+            "return [self.crossOriginIsolated, Math.min(navigator.hardwareConcurrency, 16), \
+             Number(document.documentElement.dataset.engineThreads), \
+             document.querySelector('#an-nps').textContent];",
+        )
+        .await?;
+    let cores = threads[1].as_u64().unwrap_or(1);
+    let shown = threads[3].as_str().unwrap_or("");
+    if threads[0] != true
+        || threads[2].as_u64() != Some(cores)
+        || (cores > 1 && !shown.contains(&format!("({cores} threads)")))
+    {
+        bail!("isolated, cores, the engine's threads, the speed shown: {threads}");
+    }
     page.click("#analysis-toggle").await?;
     let plies = page.plies().await?;
     page.click("#undo").await?;

@@ -188,7 +188,9 @@ function renderAnalysis() {
   // A book move is reported once, at depth 0 without nodes: say where it came from.
   const fromBook = a.depth === 0 && a.nodes === 0;
   $('an-depth').textContent = fromBook ? t('bookMove') : t('depth', a.depth);
-  $('an-nps').textContent = t('nps', formatCount(a.nps));
+  // On the static site the engine may search on several threads (site.js notes how many).
+  const threads = Number(document.documentElement.dataset.engineThreads || 1);
+  $('an-nps').textContent = t('nps', formatCount(a.nps)) + (threads > 1 ? t('onThreads', threads) : '');
   $('an-nodes').textContent = t('nodes', formatCount(a.nodes));
   $('pv').replaceChildren(a.pv_chinese.join(' '), addLineButton(a.pv));
   // Further lines of an analysis (MultiPV), each with its score.

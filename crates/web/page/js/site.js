@@ -20,6 +20,12 @@ function startWorker() {
       dispatchEvent(new CustomEvent('lab-progress', { detail: event.data.labProgress }));
       return;
     }
+    // Unasked: how many threads the engine searches on (more than one on a cross-origin
+    // isolated page, site/worker.js), shown beside the analysis's speed.
+    if (event.data.engineThreads) {
+      document.documentElement.dataset.engineThreads = event.data.engineThreads;
+      return;
+    }
     // Unasked: games in storage the worker could not read.
     if (event.data.unreadable) {
       notice(() => t('unreadableGames', event.data.unreadable), 'error');

@@ -1,10 +1,14 @@
 // The static site's engine: a worker of its own that runs the games' search orders, so the
 // games worker answers the page while the computer thinks. Started (and, to stop a search,
-// ended) by worker.js. Messages in: {module} once (the compiled WebAssembly module), then
-// {ticket, order}; out: {ticket, info} for each progress report, then {ticket, outcome} or
-// {ticket, failed}.
+// ended) by worker.js. Messages in: {module, helpers, channel} once (the compiled WebAssembly
+// module, how many helper threads to lend it, and where a helper says it failed), then
+// {ticket, order}; out: {threads} once it is ready (how many threads it searches on), then
+// {ticket, info} for each progress report, then {ticket, outcome} or {ticket, failed}.
+//
+// With the threads module (a cross-origin isolated page) the engine searches on this worker's
+// thread and on helper workers sharing its memory (helper-worker.js), which end with this one.
 
-import { instantiate } from './xiangqi-module.js';
+import { instantiate, lendHelpers } from './xiangqi-module.js';
 
 let call = null;
 let ticket = null;
@@ -16,10 +20,26 @@ function report(text) {
   else if (message.info) self.postMessage({ ticket, info: message.info });
 }
 
+async function start({ module, helpers, channel }) {
+  const engine = await instantiate(module, report);
+  const spawn = (start) => new Promise((resolve, reject) => {
+    const helper = new Worker(new URL('helper-worker.js', import.meta.url), { type: 'module' });
+    helper.onmessage = () => resolve();
+    helper.onerror = (event) => {
+      event.preventDefault?.();
+      reject(new Error(event.message || 'a helper worker could not start'));
+    };
+    helper.postMessage({ ...start, channel });
+  });
+  const lent = helpers > 0 ? await lendHelpers(engine, spawn, helpers) : 0;
+  self.postMessage({ threads: 1 + lent });
+  return engine;
+}
+
 self.onmessage = async (event) => {
   const data = event.data;
   if (data.module) {
-    call = instantiate(data.module, report);
+    call = start(data);
     return;
   }
   ticket = data.ticket;

@@ -4,6 +4,10 @@
 // a second worker (engine-worker.js), so the page gets its answers while the computer thinks.
 // Messages in: {id, method, path, body}; out: {id, status, text}.
 //
+// A cross-origin isolated page (the service worker makes the site's pages so) gets the module
+// built for threads, and the engine worker lends it helper workers: one fewer than the device's
+// cores. Elsewhere the site searches on one thread.
+//
 // Everything that touches the module runs one step at a time, in order (`serially`): a page's
 // request, a search's report or result, a clock running out. A step's changes count once they
 // are stored; if storage refuses them the module puts the games back and the answer is the error.
@@ -34,13 +38,24 @@ function report(text) {
   if (message.lab_progress) self.postMessage({ labProgress: message.lab_progress });
 }
 
+/** Whether this page can share memory between workers, and so search on several threads. */
+const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+/** Helper threads for the engine: the device's other cores (at most 15, the module's limit). */
+const HELPERS = isolated ? Math.min(Math.max((self.navigator?.hardwareConcurrency || 1) - 1, 0), 15) : 0;
+/** Where a helper worker says it failed (one channel per games worker: not another tab's). */
+const CHANNEL = `xiangqi-engine-${Math.random().toString(36).slice(2)}`;
+
+/** Fetches and compiles one of the site's modules. */
+async function compile(name) {
+  const response = await fetch(new URL(name, import.meta.url));
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
 function load() {
-  compiled ||= fetch(new URL('xiangqi.wasm', import.meta.url))
-    .then((response) => {
-      if (!response.ok) throw new Error(`xiangqi.wasm: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    })
-    .then((bytes) => WebAssembly.compile(bytes))
+  // The threads module if the page can use it; the plain one if that fails (a browser without
+  // wasm threads).
+  compiled ||= (HELPERS > 0 ? compile('xiangqi-threads.wasm').catch(() => compile('xiangqi.wasm')) : compile('xiangqi.wasm'))
     .then((module) => (compiledModule = module));
   ready ||= compiled
     .then((module) => instantiate(module, report))
@@ -193,13 +208,29 @@ function startSearch({ ticket, order }) {
       serially(() => fromEngine({ ticket: lost, failed: event.message || 'the engine stopped' }));
     };
     // Searches come only after the module was compiled (load() waited for it).
-    engine.postMessage({ module: compiledModule });
+    engine.postMessage({ module: compiledModule, helpers: HELPERS, channel: CHANNEL });
   }
   engineTicket = ticket;
   engine.postMessage({ ticket, order });
 }
 
+// A helper search trapped: the engine worker waits for it forever, so it is ended as if it had
+// trapped itself.
+if (typeof BroadcastChannel === 'function') {
+  new BroadcastChannel(CHANNEL).onmessage = (event) => {
+    if (!event.data?.helperFailed || !engine) return;
+    const lost = engineTicket;
+    stopEngine();
+    serially(() => fromEngine({ ticket: lost, failed: event.data.helperFailed }));
+  };
+}
+
 async function fromEngine(message) {
+  if (message.threads) {
+    // For the page to show: how many threads the engine searches on.
+    self.postMessage({ engineThreads: message.threads });
+    return;
+  }
   const call = await load();
   if (message.info) {
     call({ cmd: 'job_info', ticket: message.ticket, info: message.info });
