@@ -5,7 +5,7 @@
 //! (`file * 10 + rank`) that the position keeps beside the first. Both index small tables, so a
 //! line attack costs two shifts, two masks and two loads.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{bits_from, Bitboard};
 use crate::piece::Color;
 use crate::square::{Square, FILES, RANKS, SQUARES};
 
@@ -184,12 +184,12 @@ impl Occupancy {
 
     #[inline]
     fn rank_bits(self, sq: Square) -> usize {
-        (self.board.0 >> (sq.rank() as u32 * 9)) as usize & RANK_BITS as usize
+        bits_from(self.board.0, sq.rank() as u32 * 9) as usize & RANK_BITS as usize
     }
 
     #[inline]
     fn file_bits(self, sq: Square) -> usize {
-        (self.by_file >> (sq.file() as u32 * 10)) as usize & FILE_BITS as usize
+        bits_from(self.by_file, sq.file() as u32 * 10) as usize & FILE_BITS as usize
     }
 }
 
@@ -520,7 +520,7 @@ const DIAGONAL_GATHER: Gather = Gather::new(DIAGONAL, 0x4400_2200_0000_0000);
 /// unrelated point, which does not matter since its targets are empty.
 #[inline]
 fn blocked_steps(sq: Square, occ: Bitboard, gather: Gather) -> usize {
-    let window = ((occ.0 << 10) >> sq.index()) as u32;
+    let window = bits_from(occ.0 << 10, sq.index() as u32) as u32;
     gather.index(u64::from(window))
 }
 
