@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo build --release && cargo xtask wasm
 //! cargo xtask wasm --no-simd --out target/wasm/xiangqi-plain.wasm
-//! cargo test -p xiangqi-app --profile ci --test browser speed -- --ignored --nocapture
+//! cargo test -p xiangqi-app --profile ci --test browser speed -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! The second measurement, [`threads_in_chromium_against_native`], needs the module built for
