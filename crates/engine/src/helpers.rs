@@ -8,6 +8,7 @@
 //! [`run_beside`], the same call on every target.
 
 use std::collections::VecDeque;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// One helper search, owning all it needs.
@@ -15,6 +16,11 @@ pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// The threads lent to this module by its host (none unless a browser's worker serves).
 pub static LENT: LentThreads = LentThreads::new();
+
+/// Set by a browser host to stop the running search: the thread searching cannot be called
+/// while it searches, but another worker sharing the module's memory can write this flag
+/// (the host clears it before the next search). Only a browser build reads it.
+pub static HOST_STOP: AtomicBool = AtomicBool::new(false);
 
 /// How many helper searches can run beside the calling thread: natively any number, in a
 /// browser as many as the workers lent to [`LENT`].

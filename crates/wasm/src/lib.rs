@@ -78,6 +78,17 @@ pub extern "C" fn xq_helpers() -> usize {
     xiangqi_engine::helpers::LENT.lent()
 }
 
+/// Where the flag that stops the running search is in the module's memory (one byte,
+/// `xiangqi_engine::helpers::HOST_STOP`): another worker sharing the memory sets it, since this
+/// one is busy searching; the host clears it before the next search.
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_stop_flag() -> usize {
+    std::ptr::from_ref(&xiangqi_engine::helpers::HOST_STOP) as usize
+}
+
 /// Reserves `len` bytes of the module's memory for good, aligned to 16, and returns where they
 /// start: a helper instance's stack and thread-local storage (the host ends the whole memory
 /// with its workers).

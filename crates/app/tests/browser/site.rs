@@ -776,6 +776,10 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
     {
         bail!("isolated, cores, the engine's threads, the speed shown: {threads}");
     }
+    // Stopping the analysis writes the stop into the engine's shared memory: the engine worker
+    // (its table and helpers) stays for the searches after it, up to the review's (below).
+    let starts = "return Number(document.documentElement.dataset.engineStarts);";
+    let before = page.js(starts).await?;
     page.click("#analysis-toggle").await?;
     let plies = page.plies().await?;
     page.click("#undo").await?;
@@ -811,6 +815,11 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
         "!document.querySelector('#review-panel').hidden && /done/.test(document.querySelector('#review-progress').textContent)",
     )
     .await?;
+    expect(
+        "engine workers started since the analysis was stopped",
+        page.js(starts).await?,
+        before,
+    )?;
 
     // A loaded PGN file (GBK), then the list has both games.
     let text = "[Game \"Chinese Chess\"]\r\n\r\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\r\n";

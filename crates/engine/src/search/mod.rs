@@ -604,6 +604,12 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
+        // In a browser the host stops a search through shared memory (`helpers::HOST_STOP`).
+        if cfg!(target_arch = "wasm32") && crate::helpers::HOST_STOP.load(Ordering::Relaxed) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+            return;
+        }
         if self.id != 0 {
             return;
         }

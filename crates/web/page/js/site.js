@@ -22,8 +22,12 @@ function startWorker() {
     }
     // Unasked: how many threads the engine searches on (more than one on a cross-origin
     // isolated page, site/worker.js), shown beside the analysis's speed.
+    // Also counted: each is an engine worker started (a search stopped through shared memory
+    // keeps its worker; without shared memory a stop ends it).
     if (event.data.engineThreads) {
-      document.documentElement.dataset.engineThreads = event.data.engineThreads;
+      const root = document.documentElement.dataset;
+      root.engineThreads = event.data.engineThreads;
+      root.engineStarts = Number(root.engineStarts || 0) + 1;
       return;
     }
     // Unasked: games in storage the worker could not read.

@@ -26,6 +26,9 @@ let panicked = null;
 /** The engine worker, while it searches or waits for its next order, and its search's ticket. */
 let engine = null;
 let engineTicket = null;
+/** Where the engine worker can be told to stop in its shared memory (engine-worker.js), once it
+ * said so; none without shared memory. */
+let engineSignals = null;
 /** The clock's wake-up. */
 let wake = null;
 /** The chain of steps. */
@@ -192,19 +195,42 @@ async function checkpoint() {
 
 setInterval(() => serially(checkpoint), CHECKPOINT_MS);
 
-function stopEngine() {
-  engine?.terminate();
+/** Stops the engine worker's search. With shared memory the worker stays (its table and its
+ * helper workers with it): the stop is written there, since a worker busy searching reads no
+ * messages. Otherwise, or when `end`, the worker is ended. The stopped search's reports that
+ * still come are the module's to ignore (their ticket is not the running one). */
+function stopEngine(end = false) {
+  if (!engine) return;
+  if (!end && engineSignals && engineTicket !== null) {
+    const buffer = engineSignals.memory.buffer;
+    Atomics.store(new Int32Array(buffer), engineSignals.wanted / 4, engineTicket + 1);
+    Atomics.store(new Uint8Array(buffer), engineSignals.stop, 1);
+    engineTicket = null;
+    return;
+  }
+  engine.terminate();
   engine = null;
+  engineSignals = null;
 }
 
 function startSearch({ ticket, order }) {
   if (!engine) {
-    engine = new Worker(new URL('engine-worker.js', import.meta.url), { type: 'module' });
-    engine.onmessage = (event) => serially(() => fromEngine(event.data));
+    const started = new Worker(new URL('engine-worker.js', import.meta.url), { type: 'module' });
+    engine = started;
+    engine.onmessage = (event) => {
+      if (event.data.threads) {
+        // Ready: where to stop it (this worker's, not an ended one's), and for the page to
+        // show, how many threads it searches on.
+        if (started === engine) engineSignals = event.data.signals;
+        self.postMessage({ engineThreads: event.data.threads });
+        return;
+      }
+      serially(() => fromEngine(event.data));
+    };
     engine.onerror = (event) => {
       event.preventDefault?.();
       const lost = engineTicket;
-      stopEngine();
+      stopEngine(true);
       serially(() => fromEngine({ ticket: lost, failed: event.message || 'the engine stopped' }));
     };
     // Searches come only after the module was compiled (load() waited for it).
@@ -220,17 +246,12 @@ if (typeof BroadcastChannel === 'function') {
   new BroadcastChannel(CHANNEL).onmessage = (event) => {
     if (!event.data?.helperFailed || !engine) return;
     const lost = engineTicket;
-    stopEngine();
+    stopEngine(true);
     serially(() => fromEngine({ ticket: lost, failed: event.data.helperFailed }));
   };
 }
 
 async function fromEngine(message) {
-  if (message.threads) {
-    // For the page to show: how many threads the engine searches on.
-    self.postMessage({ engineThreads: message.threads });
-    return;
-  }
   const call = await load();
   if (message.info) {
     call({ cmd: 'job_info', ticket: message.ticket, info: message.info });
@@ -238,7 +259,7 @@ async function fromEngine(message) {
   }
   if (message.failed) {
     console.warn(`the engine failed: ${message.failed}`);
-    stopEngine();
+    stopEngine(true);
   }
   const done = call({ cmd: 'job_done', ticket: message.ticket, outcome: message.outcome || null });
   await settle(call, done.effects);
@@ -274,7 +295,7 @@ async function answerPage({ id, method, path, body }) {
     // The module trapped (a bug): its state is lost; the next request starts a new one from
     // the stored games.
     ready = null;
-    stopEngine();
+    stopEngine(true);
     self.postMessage({ id, status: 500, text: failure(`the engine failed: ${panicked || e.message}`) });
     panicked = null;
   }
