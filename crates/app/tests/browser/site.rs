@@ -36,6 +36,53 @@ fn a_site_the_browser_cannot_keep_says_so() {
     on_served_site("site-unkept", "a site not kept", prepare, not_kept);
 }
 
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "Chromium or chromedriver not found (apt-get install chromium chromium-driver \
+              fonts-wqy-microhei)"
+)]
+fn a_site_whose_threads_module_cannot_run_plays_on_one_thread() {
+    // A browser that cannot run the module built for threads is taken here as one that cannot
+    // compile it: the site falls back to the module for one thread.
+    let prepare =
+        |site: &Path| std::fs::write(site.join("xiangqi-threads.wasm"), b"not wasm").unwrap();
+    on_served_site(
+        "site-one-thread",
+        "a site on one thread",
+        prepare,
+        one_thread,
+    );
+}
+
+/// On an isolated page whose threads module fails, the engine answers on one thread.
+async fn one_thread(page: &Page, _site: &Path, port: u16, _server: Process) -> Result<()> {
+    let base = format!("http://127.0.0.1:{port}");
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until(
+        "the service worker in charge",
+        "navigator.serviceWorker.controller !== null && document.body.dataset.gameId",
+    )
+    .await?;
+    page.client.goto(&format!("{base}/?lang=en")).await?;
+    page.until("the page again", "document.body.dataset.gameId")
+        .await?;
+    page.click("#hint").await?;
+    page.until(
+        "the hint arrow",
+        "document.querySelector('#board .hint-arrow') !== null",
+    )
+    .await?;
+    let state = page
+        .js("return [self.crossOriginIsolated, document.documentElement.dataset.engineThreads, window.xiangqiErrors];")
+        .await?;
+    expect(
+        "isolated, the engine's threads, script errors",
+        state,
+        serde_json::json!([true, "1", []]),
+    )
+}
+
 /// Builds the site, lets `prepare` change its folder, serves it and runs `scenario` in Chromium
 /// with a profile of its own (the page, the site's folder, the port, the server); a failure
 /// panics, naming `what`.

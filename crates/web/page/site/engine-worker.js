@@ -12,7 +12,7 @@
 // the shared memory (`signals`: the engine's stop flag, and the first ticket still wanted),
 // and this worker, its table and its helpers stay. Without shared memory worker.js ends it.
 
-import { instantiate, lendHelpers } from './xiangqi-module.js';
+import { compileSiteModule, instantiate, isThreadsModule, lendHelpers, SINGLE_MODULE } from './xiangqi-module.js';
 
 let call = null;
 let ticket = null;
@@ -27,8 +27,20 @@ function report(text) {
   else if (message.info) self.postMessage({ ticket, info: message.info });
 }
 
+/** An instance of `module`; of the module for one thread if that is the threads module and
+ * it cannot run here after all (its shared memory could not be reserved a second time). */
+async function instance(module) {
+  try {
+    return await instantiate(module, report);
+  } catch (e) {
+    if (!isThreadsModule(module)) throw e;
+    console.warn(`the engine searches on one thread: ${e.message}`);
+    return instantiate(await compileSiteModule(SINGLE_MODULE), report);
+  }
+}
+
 async function start({ module, helpers, channel }) {
-  const engine = await instantiate(module, report);
+  const engine = await instance(module);
   const spawn = (start) => new Promise((resolve, reject) => {
     const helper = new Worker(new URL('helper-worker.js', import.meta.url), { type: 'module' });
     helper.onmessage = () => resolve();

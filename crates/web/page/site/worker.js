@@ -12,12 +12,11 @@
 // request, a search's report or result, a clock running out. A step's changes count once they
 // are stored; if storage refuses them the module puts the games back and the answer is the error.
 
-import { instantiate } from './xiangqi-module.js';
+import { compileSiteModule, instantiate, SINGLE_MODULE, THREADS_MODULE } from './xiangqi-module.js';
 import { readGames, writeGames } from './game-storage.js';
 
-/** The compiled module, for this worker's instance and the engine worker's (a promise, and
- * the module once it is there). */
-let compiled = null;
+/** The compiled module this worker's instance runs, for the engine worker's too (once it is
+ * there). */
 let compiledModule = null;
 /** `call(request)` of this worker's instance, once it and the stored games are loaded. */
 let ready = null;
@@ -48,25 +47,29 @@ const HELPERS = isolated ? Math.min(Math.max((self.navigator?.hardwareConcurrenc
 /** Where a helper worker says it failed (one channel per games worker: not another tab's). */
 const CHANNEL = `xiangqi-engine-${Math.random().toString(36).slice(2)}`;
 
-/** Fetches and compiles one of the site's modules. */
-async function compile(name) {
-  const response = await fetch(new URL(name, import.meta.url));
-  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-  return WebAssembly.compile(await response.arrayBuffer());
+/** A module and an instance of it: the threads module if the page can use it, the module for
+ * one thread otherwise, or if the threads module cannot run here (a browser without wasm
+ * threads, or one that cannot reserve its shared memory). */
+async function start() {
+  if (HELPERS > 0) {
+    try {
+      const module = await compileSiteModule(THREADS_MODULE);
+      return { module, call: await instantiate(module, report) };
+    } catch (e) {
+      console.warn(`the engine searches on one thread: ${THREADS_MODULE} cannot run here (${e.message})`);
+    }
+  }
+  const module = await compileSiteModule(SINGLE_MODULE);
+  return { module, call: await instantiate(module, report) };
 }
 
 function load() {
-  // The threads module if the page can use it; the plain one if that fails (a browser without
-  // wasm threads).
-  compiled ||= (HELPERS > 0 ? compile('xiangqi-threads.wasm').catch(() => compile('xiangqi.wasm')) : compile('xiangqi.wasm'))
-    .then((module) => (compiledModule = module));
-  ready ||= compiled
-    .then((module) => instantiate(module, report))
-    .then(async (call) => {
-      if (await gamesHeld) await loadGames(call);
-      return call;
-    });
-  ready.catch(() => { ready = null; compiled = null; });
+  ready ||= start().then(async ({ module, call }) => {
+    compiledModule = module;
+    if (await gamesHeld) await loadGames(call);
+    return call;
+  });
+  ready.catch(() => { ready = null; });
   return ready;
 }
 

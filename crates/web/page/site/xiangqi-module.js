@@ -8,6 +8,17 @@
 /** The threads module's memory, in 64 KiB pages: its build (xtask/src/wasm.rs) declares the
  * same sizes, 32 MiB growing to 1 GiB. */
 export const THREADS_MEMORY = { initial: 512, maximum: 16384, shared: true };
+/** The site's two modules (`cargo xtask site` writes them beside this file). */
+export const SINGLE_MODULE = 'xiangqi.wasm';
+export const THREADS_MODULE = 'xiangqi-threads.wasm';
+
+/** Fetches and compiles one of the site's modules (`name`, beside this file). */
+export async function compileSiteModule(name) {
+  const response = await fetch(new URL(name, import.meta.url));
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
 /** Stack of each helper instance (as the searching instance's, xtask's `STACK_BYTES`). */
 const HELPER_STACK_BYTES = 8 << 20;
 
