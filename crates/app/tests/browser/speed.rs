@@ -28,6 +28,14 @@ use std::process::{Command, Stdio};
 /// `XIANGQI_ROUNDS` says.
 const ROUNDS: u32 = 3;
 
+/// How many rounds to time: `XIANGQI_ROUNDS`, or [`ROUNDS`].
+fn rounds() -> u32 {
+    std::env::var("XIANGQI_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS)
+}
+
 fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
@@ -78,10 +86,7 @@ fn bench_in_chromium_against_native() {
             .unwrap_or_default()
             .to_owned()
     };
-    let rounds: u32 = std::env::var("XIANGQI_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(ROUNDS);
+    let rounds = rounds();
     let run = async {
         let port = free_port();
         let _server = serve(&dir.0, port)?;
@@ -235,10 +240,7 @@ fn threads_in_chromium_against_native() {
             .parse()?;
         Ok(seconds * 1000.0)
     };
-    let rounds: u32 = std::env::var("XIANGQI_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(ROUNDS);
+    let rounds = rounds();
     let run = async {
         let port = free_port();
         let _server = serve_isolated(&dir.0, port)?;
