@@ -82,6 +82,19 @@ fn finds_mate_in_one_and_two() {
 }
 
 #[test]
+fn a_stalemate_wins_as_a_mate_does() {
+    // 马七退八 leaves Black's general (d9) no legal move without giving check: it loses. The
+    // quiet move is reduced into the quiescence search, which must see that too (found by
+    // `tb crosscheck` on KHHPK).
+    let pos = Position::from_fen("2Nk5/9/3N5/9/9/9/4P4/4K4/9/9 w").unwrap();
+    for d in 1..=6 {
+        let r = engine(1, 1).search(SearchRequest::new(pos.clone(), depth(d)), |_| {});
+        assert_eq!(r.best_move, Some(mv("c9b7")), "depth {d}");
+        assert_eq!(r.score, mate_in(1), "depth {d}");
+    }
+}
+
+#[test]
 fn no_legal_move_gives_no_best_move() {
     let pos = Position::from_fen("1R2k4/R8/9/9/9/9/9/9/9/3K5 b").unwrap();
     let r = engine(1, 1).search(SearchRequest::new(pos, depth(3)), |_| {});
@@ -275,12 +288,15 @@ fn weakened_levels_still_take_a_free_chariot_and_play_mate() {
             weakened(3, seed).search(SearchRequest::new(pos.clone(), Limits::default()), |_| {});
         assert_eq!(r.best_move, Some(mv("e0e5")), "seed {seed}");
     }
-    // Even level 1 plays the mate in one its search finds.
+    // Even level 1 plays the win in one its search finds: the mate b0b9, or a8f8, after which
+    // Black's general has no legal move either (a stalemate, which loses as a mate does).
     let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
     for seed in 0..8 {
         let r =
             weakened(1, seed).search(SearchRequest::new(pos.clone(), Limits::default()), |_| {});
-        assert_eq!(r.best_move, Some(mv("b0b9")), "seed {seed}");
+        let mut after = pos.clone();
+        after.make_move(r.best_move.unwrap());
+        assert!(after.has_no_legal_move(), "seed {seed}: {:?}", r.best_move);
     }
 }
 

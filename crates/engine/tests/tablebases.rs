@@ -51,17 +51,18 @@ fn every_mate_the_search_proves_is_in_the_tables() {
 
 #[test]
 fn a_wrong_value_is_caught_by_the_search() {
-    let mut engine = engine(None);
+    // Each check on a fresh engine: what an earlier search left in the table could let a
+    // later one settle for a slower mate.
     // Mate in two (three plies): the search sees it at depth 5.
     let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
     assert_eq!(
-        check_against_search(&mut engine, &pos, Value::Win(3), 5),
+        check_against_search(&mut engine(None), &pos, Value::Win(3), 5),
         SearchCheck::Mate
     );
     // A slower mate, a draw or a loss each contradict the mate the search proves (a faster
     // one would not: a search need not find the fastest).
     for wrong in [Value::Draw, Value::Win(5), Value::Loss(4)] {
-        let said = check_against_search(&mut engine, &pos, wrong, 5);
+        let said = check_against_search(&mut engine(None), &pos, wrong, 5);
         assert!(
             matches!(&said, SearchCheck::Disagrees(why) if why.contains("the search mates in 3 plies")),
             "{wrong}: {said:?}"
@@ -69,7 +70,7 @@ fn a_wrong_value_is_caught_by_the_search() {
     }
     // Too shallow to see it, the search cannot say a draw is wrong, but a mate in one it must.
     assert_eq!(
-        check_against_search(&mut engine, &pos, Value::Draw, 1),
+        check_against_search(&mut engine(None), &pos, Value::Draw, 1),
         SearchCheck::NoMate
     );
 }

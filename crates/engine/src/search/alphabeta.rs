@@ -169,8 +169,14 @@ impl Worker<'_> {
 
         if !N::PV && !in_check {
             // Reverse futility: far enough above beta that a shallow search won't fall back.
+            // Not when beta is a mate against us: a position far down says nothing about how
+            // soon it is mated (a faster mate for the other side would go unseen).
             let margin = 90 * depth - 40 * improving as i32;
-            if depth <= 6 && static_eval - margin >= beta && static_eval < MATE_BOUND {
+            if depth <= 6
+                && static_eval - margin >= beta
+                && static_eval < MATE_BOUND
+                && beta > -MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move: if passing still leaves us above beta, a real move will too.
@@ -372,6 +378,12 @@ impl Worker<'_> {
             }
             evasions = Some(moves);
         } else {
+            // No legal move loses, stalemate too, and the captures alone would not show it (a
+            // reduced quiet move can end here). A side with a chariot, horse or cannon nearly
+            // always can move; one without has few moves, cheap to generate.
+            if !self.has_heavy_pieces() && self.pos.legal_moves().is_empty() {
+                return mated_in(ply);
+            }
             if stand_pat >= beta {
                 return stand_pat;
             }
