@@ -1,4 +1,7 @@
-//! The mate-in-N suite: the problems of `data/mates.txt`, checked twice.
+//! The mate-in-N suites: the composed problems of `data/mates.txt`, checked twice, and the mates
+//! from games of `data/game-mates.txt` (harvested from the puzzle set by `harvest_game_mates`),
+//! each proven exact by the prover and solved by the engine told to look for a mate (`go mate
+//! N`), with floors on how many it solves within smaller node budgets.
 //!
 //! * An independent prover (`support/prover.rs`, built on the rules crate alone, sharing nothing
 //!   with the engine) shows that the side to move mates in exactly N moves: a mate in N exists
@@ -59,8 +62,17 @@ impl Problem {
     }
 }
 
+/// The composed problems of `data/mates.txt`.
 fn problems() -> Vec<Problem> {
-    let text = include_str!("data/mates.txt");
+    problems_in(include_str!("data/mates.txt"))
+}
+
+/// The mates from games of `data/game-mates.txt`.
+fn game_mates() -> Vec<Problem> {
+    problems_in(include_str!("data/game-mates.txt"))
+}
+
+fn problems_in(text: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -443,4 +455,196 @@ fn engine_finds_long_mates() {
 #[ignore = "engine misses these mates within the budget: see ENGINE_MISSES"]
 fn engine_misses() {
     engine_suite(is_known_miss);
+}
+
+/// Node budget of the engine on a game mate.
+const GAME_MATE_NODES: u64 = 2_000_000;
+
+/// Game mates the engine must solve within the smaller budgets of [`GAME_MATE_FLOORS`]: the
+/// counts when the suite was made, less a little room for search changes that move a mate
+/// across a budget. A change that drops below a floor has made the engine slower at mates.
+const GAME_MATE_FLOORS: &[(u64, usize)] = &[(20_000, 640), (100_000, 665), (500_000, 678)];
+
+#[test]
+fn game_mates_are_well_formed() {
+    let mates = game_mates();
+    assert!(mates.len() >= 600, "only {} game mates", mates.len());
+    let mut ids = std::collections::HashSet::new();
+    let mut fens = std::collections::HashSet::new();
+    for p in &mates {
+        let pos = p.position();
+        assert!((2..=7).contains(&p.n), "line {}: mate {}", p.line, p.n);
+        assert!(ids.insert(p.id.clone()), "line {}: id repeated", p.line);
+        assert!(
+            fens.insert(pos.to_fen()),
+            "line {}: position repeated",
+            p.line
+        );
+        let side = if pos.side_to_move() == Color::Black {
+            'B'
+        } else {
+            'R'
+        };
+        assert!(
+            p.id.starts_with(&format!("{side}{}-", p.n)),
+            "line {}: id {} should start with {side}{}-",
+            p.line,
+            p.id,
+            p.n
+        );
+    }
+}
+
+/// Each game mate is a mate in exactly N by the prover, within the harvest's budget.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in debug builds; run with --profile ci"
+)]
+fn game_mates_are_exact() {
+    let mut failures = Vec::new();
+    for p in game_mates() {
+        let mut pos = p.position();
+        let mut shorter = Prover::with_limit(HARVEST_BUDGET);
+        let has_shorter = shorter.mates_in(&mut pos, p.n - 1);
+        let mut exact = Prover::with_limit(HARVEST_BUDGET);
+        let mates = !has_shorter && exact.mates_in(&mut pos, p.n);
+        let verdict = if shorter.gave_up() {
+            "no answer to \"a shorter mate?\""
+        } else if has_shorter {
+            "a shorter mate"
+        } else if exact.gave_up() {
+            "no answer to \"a mate in N?\""
+        } else if !mates {
+            "no mate in N"
+        } else {
+            continue;
+        };
+        failures.push(format!("line {} ({}): {verdict}", p.line, p.id));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The engine, fresh and with one thread, told to look for a mate in N (`go mate N`), finds it
+/// on every game mate within [`GAME_MATE_NODES`], with a first move that keeps a mate in N - 1;
+/// and within the smaller budgets it solves at least the counts of [`GAME_MATE_FLOORS`].
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow in debug builds; run with --profile ci"
+)]
+fn engine_finds_game_mates() {
+    let mut failures = Vec::new();
+    let mut nodes_used = Vec::new();
+    for p in game_mates() {
+        let mut engine = Engine::new(EngineOptions {
+            threads: 1,
+            own_book: false,
+            ..EngineOptions::default()
+        });
+        let limits = Limits {
+            nodes: Some(GAME_MATE_NODES),
+            mate: Some(p.n),
+            ..Limits::default()
+        };
+        let result = engine.search(SearchRequest::new(p.position(), limits), |_| {});
+        let plies = 2 * p.n as i32 - 1;
+        let verdict = if MATE - result.score != plies {
+            Err(format!(
+                "score {} (pv {})",
+                result.score,
+                moves_text(&result.pv)
+            ))
+        } else {
+            let best = result.best_move.expect("a move");
+            let mut pos = p.position();
+            let mut prover = Prover::with_limit(HARVEST_BUDGET);
+            if prover.move_mates_in(&mut pos, best, p.n) || prover.gave_up() {
+                Ok(())
+            } else {
+                Err(format!("{best} keeps no mate in {}", p.n - 1))
+            }
+        };
+        match verdict {
+            Ok(()) => nodes_used.push(result.nodes),
+            Err(e) => failures.push(format!("line {} ({}): {e}", p.line, p.id)),
+        }
+    }
+    for &(budget, floor) in GAME_MATE_FLOORS {
+        let solved = nodes_used.iter().filter(|&&n| n <= budget).count();
+        println!("solved within {budget} nodes: {solved} (floor {floor})");
+        assert!(
+            solved >= floor,
+            "{solved} game mates solved within {budget} nodes, fewer than {floor}"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Positions the prover may visit for each of its two questions.
+const HARVEST_BUDGET: u64 = 4_000_000;
+
+/// Harvests `data/game-mates.txt` from the shipped puzzle set: every puzzle of
+/// `crates/puzzles/data/generated.tsv` tagged `mateInN` (N from 2) whose mate in exactly N the
+/// prover confirms within its budget. A generator, not a check: run it with
+/// `cargo test --profile ci -p xiangqi-engine --test mates harvest_game_mates -- --ignored --nocapture`
+/// and it prints the suite's lines (what it left out, and why, on standard error).
+#[test]
+#[ignore = "a generator: prints the game-mate suite"]
+fn harvest_game_mates() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../puzzles/data/generated.tsv");
+    let text = std::fs::read_to_string(path).expect("the puzzle set");
+    let (mut kept, mut left) = (0, 0);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [id, fen, _, themes, _, source, ..] = fields[..] else {
+            continue;
+        };
+        let Some(n) = themes
+            .split(' ')
+            .find_map(|t| t.strip_prefix("mateIn")?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if n < 2 {
+            continue;
+        }
+        let mut pos = Position::from_fen(fen).expect("a shipped puzzle's FEN");
+        let started = Instant::now();
+        let mut shorter = Prover::with_limit(HARVEST_BUDGET);
+        let has_shorter = shorter.mates_in(&mut pos, n - 1);
+        let verdict = if shorter.gave_up() {
+            Err("no answer to \"a shorter mate?\" within the budget")
+        } else if has_shorter {
+            Err("a shorter mate exists")
+        } else {
+            let mut exact = Prover::with_limit(HARVEST_BUDGET);
+            let mates = exact.mates_in(&mut pos, n);
+            if exact.gave_up() {
+                Err("no answer to \"a mate in N?\" within the budget")
+            } else if !mates {
+                Err("no mate in N")
+            } else {
+                Ok(())
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        match verdict {
+            Ok(()) => {
+                kept += 1;
+                let side = if pos.side_to_move() == Color::Black {
+                    'B'
+                } else {
+                    'R'
+                };
+                println!("{fen} ; mate {n} ; {side}{n}-{id}: puzzle {id}, {source}");
+                eprintln!("kept {id} (mate {n}), {seconds:.1} s");
+            }
+            Err(why) => {
+                left += 1;
+                eprintln!("left out {id} (mate {n}): {why} ({seconds:.1} s)");
+            }
+        }
+    }
+    eprintln!("kept {kept}, left out {left}");
 }

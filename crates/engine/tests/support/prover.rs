@@ -65,6 +65,8 @@ pub struct Prover {
     checks_only: bool,
     /// Positions visited (both sides).
     pub nodes: u64,
+    /// Positions the prover may visit before it gives up ([`Prover::gave_up`]).
+    limit: u64,
 }
 
 impl Default for Prover {
@@ -81,7 +83,22 @@ impl Prover {
             killers: vec![Move::NONE; 16],
             checks_only: false,
             nodes: 0,
+            limit: u64::MAX,
         }
+    }
+
+    /// A prover that gives up after visiting `limit` positions: once [`Prover::gave_up`] says
+    /// so, its answers and its table mean nothing, and it must be dropped.
+    pub fn with_limit(limit: u64) -> Prover {
+        Prover {
+            limit,
+            ..Prover::new()
+        }
+    }
+
+    /// Whether the prover ran out of its positions (its answers are then void).
+    pub fn gave_up(&self) -> bool {
+        self.nodes > self.limit
     }
 
     /// A prover whose attacker only gives check (see the module notes).
@@ -166,7 +183,7 @@ impl Prover {
 
     fn attacker(&mut self, pos: &mut Position, n: u32) -> bool {
         self.nodes += 1;
-        if n == 0 {
+        if n == 0 || self.gave_up() {
             return false;
         }
         let key = Key::of(pos);
