@@ -8,7 +8,7 @@
 //! [`run_beside`], the same call on every target.
 
 use std::collections::VecDeque;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// One helper search, owning all it needs.
@@ -21,6 +21,21 @@ pub static LENT: LentThreads = LentThreads::new();
 /// while it searches, but another worker sharing the module's memory can write this flag
 /// (the host clears it before the next search). Only a browser build reads it.
 pub static HOST_STOP: AtomicBool = AtomicBool::new(false);
+
+/// Set by a browser host to pause the running search where it is (the game's clock was
+/// paused), and cleared to let it go on: its threads wait, and its time stands still, as with
+/// `Engine::pause`. Only a browser build reads it.
+pub static HOST_PAUSE: AtomicBool = AtomicBool::new(false);
+
+/// Whether the browser host asked the running search to stop ([`HOST_STOP`]); never natively.
+pub fn host_stopped() -> bool {
+    cfg!(target_arch = "wasm32") && HOST_STOP.load(Ordering::Relaxed)
+}
+
+/// Whether the browser host asked the running search to wait ([`HOST_PAUSE`]); never natively.
+pub fn host_paused() -> bool {
+    cfg!(target_arch = "wasm32") && HOST_PAUSE.load(Ordering::Relaxed)
+}
 
 /// How many helper searches can run beside the calling thread: natively any number, in a
 /// browser as many as the workers lent to [`LENT`].

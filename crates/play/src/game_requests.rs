@@ -35,8 +35,9 @@ pub trait StartJob {
     fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String>;
 
     /// Whether a computer's search can wait while the game is paused and then go on (the
-    /// server's engines run on threads that can wait; the site stops its search by ending
-    /// the worker, so a pause there stops it, and the search starts again on resume).
+    /// server's engines run on threads that can wait; the site's engine can where it shares
+    /// its memory with the games worker; elsewhere a pause stops the search, and it starts
+    /// again on resume).
     fn keeps_paused_search(&self) -> bool {
         false
     }

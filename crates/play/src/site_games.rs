@@ -22,6 +22,7 @@ use crate::site_puzzles::SitePuzzles;
 use crate::summary::{summary, Summary};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xiangqi::pgn::{read_pgn, NotationCodec};
 use xiangqi::Notation;
@@ -54,6 +55,9 @@ pub struct Effects {
     pub start: Option<(u64, Order)>,
     /// The running search is unwanted: stop it.
     pub stop: bool,
+    /// The running search is to wait where it is (`true`: its game's clock was paused) or go
+    /// on (`false`); only when the host said it can ([`SiteGames::set_pausable`]).
+    pub pause: Option<bool>,
     /// When to call [`SiteGames::tick`]: the next moment a clock runs out.
     pub wake_in: Option<Duration>,
     /// The puzzle record to write (JSON), when a result changed it.
@@ -120,6 +124,10 @@ struct JobQueue {
     root: Option<xiangqi::Position>,
     /// The running search was dropped by this call.
     stop: bool,
+    /// The host's engine can pause a running search ([`SiteGames::set_pausable`]).
+    pausable: bool,
+    /// The running search waits, as the host was last told.
+    paused: bool,
 }
 
 impl JobQueue {
@@ -129,6 +137,24 @@ impl JobQueue {
         self.root = Some(order.request.root_position());
         self.start = Some((self.last_ticket, order));
         self.running = Some((self.last_ticket, queued));
+        // The host's engine clears its pause before each search.
+        self.paused = false;
+    }
+
+    /// Whether the running search's game paused it.
+    fn running_paused(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|(_, queued)| queued.job.pause_flag().load(Ordering::Relaxed))
+    }
+
+    /// What to tell the host about the running search's pause, when that changed.
+    fn pause_change(&mut self) -> Option<bool> {
+        let paused = self.running_paused();
+        (paused != self.paused).then(|| {
+            self.paused = paused;
+            paused
+        })
     }
 }
 
@@ -138,6 +164,10 @@ struct QueueJobs<'a> {
 }
 
 impl StartJob for QueueJobs<'_> {
+    fn keeps_paused_search(&self) -> bool {
+        self.queue.pausable
+    }
+
     fn start_job(&mut self, entry: &mut GameEntry, kind: JobKind) -> Result<(), String> {
         if self.queue.waiting.len() >= MAX_WAITING_JOBS {
             return Err(format!(
@@ -524,6 +554,7 @@ impl SiteGames {
             delete: std::mem::take(&mut self.deleted),
             start: self.jobs.start.take(),
             stop: std::mem::take(&mut self.jobs.stop),
+            pause: self.jobs.pause_change(),
             wake_in,
             puzzles: self.puzzles.to_store(),
         }
@@ -531,6 +562,7 @@ impl SiteGames {
 
     /// Drops a running job that is no longer wanted, and starts the next waiting one.
     fn pump(&mut self) {
+        self.yield_paused_search();
         if let Some((_, queued)) = &self.jobs.running {
             let wanted = self
                 .games
@@ -554,6 +586,36 @@ impl SiteGames {
                 self.advance(queued);
             }
         }
+    }
+
+    /// A paused search holds the page's one engine only while no other job wants it: then
+    /// it is dropped, and its game's search starts again on Resume, as on a host that cannot
+    /// pause.
+    fn yield_paused_search(&mut self) {
+        if !self.jobs.running_paused() {
+            return;
+        }
+        let games = &self.games;
+        let others_wait = self.jobs.waiting.iter().any(|queued| {
+            games
+                .get(&queued.game)
+                .is_some_and(|entry| queued.job.is_current(entry))
+        });
+        if !others_wait {
+            return;
+        }
+        if let Some((_, queued)) = &self.jobs.running {
+            if let Some(entry) = self.games.get_mut(&queued.game) {
+                entry.cancel_job();
+            }
+        }
+    }
+
+    /// Says whether the host's engine can pause a running search where it is (with shared
+    /// memory it can): a game paused while the computer thinks then keeps its search, which
+    /// goes on after Resume. Otherwise a pause stops the search, and Resume starts it again.
+    pub fn set_pausable(&mut self, pausable: bool) {
+        self.jobs.pausable = pausable;
     }
 
     /// The host kept every change of the call.

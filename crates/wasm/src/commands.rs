@@ -12,14 +12,16 @@
 //! | `not_kept` | `full`, `reason` | `{status, body, effects}`: storage refused them; every game is as before the call, and the body is the error for the page |
 //! | `tick` | | `{effects}`: ends games whose clock ran out |
 //! | `checkpoint` | | `{effects}`: every game whose clock runs, to store again with its time charged up to now |
+//! | `pausable` | `pausable` | `{}`: whether the engine worker can pause a running search (it shares its memory) |
 //! | `job_info` | `ticket`, `info` | `{}`: a progress report of the engine worker's search |
 //! | `job_done` | `ticket`, `outcome` (`null`: the engine failed) | `{effects}` |
 //! | `order` | `order` (as in `effects.start`) | the outcome, for `job_done`; each progress report is emitted as `{info}` |
 //!
 //! The effects (`xiangqi_play::site_games::Effects`) are `{put: [{id, pgn, updated}], delete:
-//! [id], start: {ticket, order} | null, stop, wake_ms, puzzles: text | null}`: the games to store
-//! or delete, a search for the engine worker to start (or the running one to stop), when to call
-//! `tick`, and the puzzle record to store (with the games, all or nothing).
+//! [id], start: {ticket, order} | null, stop, pause: bool | null, wake_ms, puzzles: text | null}`:
+//! the games to store or delete, a search for the engine worker to start (or the running one to
+//! stop, or to pause or let go on), when to call `tick`, and the puzzle record to store (with
+//! the games, all or nothing).
 //!
 //! A request that cannot be read, or a position or move that is wrong, is answered with
 //! `{"error": "…"}`, never a panic.
@@ -115,6 +117,11 @@ pub enum Request {
     Tick,
     /// Store the games whose clock runs, charged up to now.
     Checkpoint,
+    /// Whether the engine worker can pause its search.
+    Pausable {
+        /// It can (it shares its memory with this worker).
+        pausable: bool,
+    },
     /// A progress report of the engine worker's search.
     JobInfo {
         /// The search's ticket.
@@ -307,6 +314,10 @@ impl Session {
             Request::Checkpoint => {
                 self.games.checkpoint();
                 Ok(serde_json::json!({ "effects": effects(&mut self.games) }))
+            }
+            Request::Pausable { pausable } => {
+                self.games.set_pausable(pausable);
+                Ok(serde_json::json!({}))
             }
             Request::JobInfo { ticket, info } => {
                 // A report of a search that is no longer running is dropped.
@@ -703,5 +714,98 @@ mod tests {
         let retried = api(&mut games, "POST", &format!("/api/games/{id}/retry"), "");
         assert_eq!(retried["status"], 200, "{retried}");
         assert!(retried["effects"]["start"].is_object(), "{retried}");
+    }
+
+    /// A game with a clock where the computer (Black, level 1) is to move: the games' session
+    /// and the effects that start its search.
+    fn computer_to_move_on_the_clock(games: &mut Session) -> (String, serde_json::Value) {
+        let clock =
+            r#"{"human":"red","level":1,"clock":{"red":{"minutes":5},"black":{"minutes":5}}}"#;
+        let created = api(games, "POST", "/api/games", clock);
+        let id = body(&created)["id"].as_str().unwrap().to_owned();
+        ask(games, r#"{"cmd":"kept"}"#);
+        let moved = api(
+            games,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            r#"{"move":"h2e2"}"#,
+        );
+        assert!(moved["effects"]["start"].is_object(), "{moved}");
+        ask(games, r#"{"cmd":"kept"}"#);
+        (id, moved["effects"].clone())
+    }
+
+    #[test]
+    fn a_pause_keeps_the_search_when_the_engine_can_wait() {
+        let (mut games, mut engine) = (Session::default(), Session::default());
+        assert_eq!(
+            ask(&mut games, r#"{"cmd":"pausable","pausable":true}"#).0,
+            serde_json::json!({})
+        );
+        let (id, started) = computer_to_move_on_the_clock(&mut games);
+        let paused = api(&mut games, "POST", &format!("/api/games/{id}/pause"), "");
+        assert_eq!(paused["status"], 200, "{paused}");
+        let effects = &paused["effects"];
+        assert_eq!(
+            (&effects["pause"], &effects["stop"], &effects["start"]),
+            (&true.into(), &false.into(), &serde_json::Value::Null),
+            "{effects}"
+        );
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let resumed = api(&mut games, "POST", &format!("/api/games/{id}/resume"), "");
+        let effects = &resumed["effects"];
+        assert_eq!(
+            (&effects["pause"], &effects["stop"], &effects["start"]),
+            (&false.into(), &false.into(), &serde_json::Value::Null),
+            "{effects}"
+        );
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        // The search that waited finishes, and its move is the computer's.
+        run_search(&mut games, &mut engine, &started);
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let view = body(&api(&mut games, "GET", &format!("/api/games/{id}"), ""));
+        assert_eq!(view["moves"].as_array().unwrap().len(), 2, "{view}");
+    }
+
+    #[test]
+    fn a_pause_stops_the_search_when_the_engine_cannot_wait() {
+        let mut games = Session::default();
+        let (id, _) = computer_to_move_on_the_clock(&mut games);
+        let paused = api(&mut games, "POST", &format!("/api/games/{id}/pause"), "");
+        let effects = &paused["effects"];
+        assert_eq!(
+            (&effects["pause"], &effects["stop"]),
+            (&serde_json::Value::Null, &true.into()),
+            "{effects}"
+        );
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let resumed = api(&mut games, "POST", &format!("/api/games/{id}/resume"), "");
+        assert!(resumed["effects"]["start"].is_object(), "{resumed}");
+    }
+
+    #[test]
+    fn a_paused_search_gives_the_engine_up_to_another_game_s_job() {
+        let (mut games, mut engine) = (Session::default(), Session::default());
+        ask(&mut games, r#"{"cmd":"pausable","pausable":true}"#);
+        let (id, _) = computer_to_move_on_the_clock(&mut games);
+        api(&mut games, "POST", &format!("/api/games/{id}/pause"), "");
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        // Another game where the computer is to move wants the engine.
+        let other = api(
+            &mut games,
+            "POST",
+            "/api/games",
+            r#"{"human":"black","level":1}"#,
+        );
+        let effects = &other["effects"];
+        assert_eq!(effects["stop"], true, "{effects}");
+        assert!(effects["start"].is_object(), "{effects}");
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let done = run_search(&mut games, &mut engine, effects);
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        assert!(done["start"].is_null(), "{done}");
+        // On Resume the paused game's search starts again.
+        let resumed = api(&mut games, "POST", &format!("/api/games/{id}/resume"), "");
+        assert!(resumed["effects"]["start"].is_object(), "{resumed}");
     }
 }

@@ -89,6 +89,17 @@ pub extern "C" fn xq_stop_flag() -> usize {
     std::ptr::from_ref(&xiangqi_engine::helpers::HOST_STOP) as usize
 }
 
+/// Where the flag that pauses the running search is in the module's memory (one byte,
+/// `xiangqi_engine::helpers::HOST_PAUSE`): another worker sharing the memory sets it while the
+/// game's clock is paused and clears it on Resume; the host clears it before the next search.
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_pause_flag() -> usize {
+    std::ptr::from_ref(&xiangqi_engine::helpers::HOST_PAUSE) as usize
+}
+
 /// Reserves `len` bytes of the module's memory for good, aligned to 16, and returns where they
 /// start: a helper instance's stack and thread-local storage (the host ends the whole memory
 /// with its workers).

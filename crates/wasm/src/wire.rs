@@ -269,6 +269,7 @@ pub struct EffectsText {
     delete: Vec<String>,
     start: Option<StartText>,
     stop: bool,
+    pause: Option<bool>,
     wake_ms: Option<u64>,
     puzzles: Option<String>,
 }
@@ -318,6 +319,7 @@ impl From<Effects> for EffectsText {
                 order: OrderText::from(&order),
             }),
             stop: effects.stop,
+            pause: effects.pause,
             puzzles: effects.puzzles,
             wake_ms: effects.wake_in.map(ms),
         }

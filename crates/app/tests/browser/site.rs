@@ -657,6 +657,7 @@ async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> R
         )
         .await?;
         tour(page, &id).await?;
+        pause_keeps_the_search(page).await?;
         let errors = page.js("return window.xiangqiErrors;").await?;
         expect("script errors on the page", errors, serde_json::json!([]))?;
         second_tab(page, &base).await?;
@@ -920,6 +921,87 @@ async fn tour(page: &Page, id: &str) -> Result<()> {
         &format!("document.body.dataset.gameId === '{shown}'"),
     )
     .await
+}
+
+/// One request of the page's API to its worker, from the page.
+async fn site_api(page: &Page, call: &str) -> Result<serde_json::Value> {
+    Ok(page
+        .client
+        .execute_async(
+            &format!(
+                "const done = arguments[arguments.length - 1];
+                 import(new URL('assets/js/api.js', location.href).href)
+                   .then((m) => m.api.{call})
+                   .then(done, (e) => done({{error: String(e)}}));"
+            ),
+            vec![],
+        )
+        .await?)
+}
+
+/// On an isolated page, pausing the clock while the computer thinks pauses its search in the
+/// engine's shared memory: no move comes during the pause, nothing of the search is lost, no
+/// engine worker is started again, and after Resume its move follows.
+async fn pause_keeps_the_search(page: &Page) -> Result<()> {
+    // Red, the computer at full strength, to move out of its book, on a one-minute clock.
+    let created = site_api(
+        page,
+        "create({human: 'black', level: 10, \
+         fen: 'r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w', \
+         clock: {red: {minutes: 1}, black: {minutes: 1}}})",
+    )
+    .await?;
+    let Some(id) = created["id"].as_str() else {
+        bail!("the game was not made: {created}");
+    };
+    let get = format!("get('{id}')");
+    let depth = |game: &serde_json::Value| game["analysis"]["depth"].as_u64().unwrap_or(0);
+    let started = Instant::now();
+    loop {
+        let game = site_api(page, &get).await?;
+        if depth(&game) >= 8 {
+            break;
+        }
+        if started.elapsed() > WAIT || game["moves"].as_array().is_some_and(|m| !m.is_empty()) {
+            bail!("the computer's search at depth 8: {game}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let starts = "return Number(document.documentElement.dataset.engineStarts);";
+    let before = page.js(starts).await?;
+    let paused = site_api(page, &format!("action('{id}', 'pause')")).await?;
+    let at_pause = depth(&paused);
+    if paused["clock"]["paused"] != true || at_pause < 8 {
+        bail!("paused at depth 8 or more: {paused}");
+    }
+    // Its optimum on a one-minute clock is under two seconds: paused for longer, it waits.
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    let still = site_api(page, &get).await?;
+    if still["moves"].as_array().is_none_or(|m| !m.is_empty()) {
+        bail!("the computer moved while paused: {still}");
+    }
+    let resumed = site_api(page, &format!("action('{id}', 'resume')")).await?;
+    if depth(&resumed) < at_pause {
+        bail!("the search's work was thrown away (depth {at_pause} at the pause): {resumed}");
+    }
+    let started = Instant::now();
+    loop {
+        let game = site_api(page, &get).await?;
+        if game["moves"].as_array().is_some_and(|m| m.len() == 1) {
+            break;
+        }
+        if started.elapsed() > WAIT {
+            bail!("no move after Resume: {game}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    expect(
+        "engine workers started for the paused search",
+        page.js(starts).await?,
+        before,
+    )?;
+    site_api(page, &format!("remove('{id}')")).await?;
+    Ok(())
 }
 
 /// The number of games the page's worker lists.

@@ -6,6 +6,7 @@ mod eval_cache;
 mod repetition;
 
 use crate::eval::{Evaluator, Material};
+use crate::helpers;
 use crate::history::{History, PieceTo};
 use crate::nnue::{Accumulators, Network};
 use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
@@ -597,7 +598,7 @@ impl<'a> Worker<'a> {
             + self.unflushed;
         self.unflushed = 0;
         self.flush_tb_hits();
-        if self.shared.paused.load(Ordering::Relaxed) {
+        if self.is_paused() {
             self.wait_while_paused();
         }
         if self.shared.stop.load(Ordering::Relaxed) {
@@ -605,7 +606,7 @@ impl<'a> Worker<'a> {
             return;
         }
         // In a browser the host stops a search through shared memory (`helpers::HOST_STOP`).
-        if cfg!(target_arch = "wasm32") && crate::helpers::HOST_STOP.load(Ordering::Relaxed) {
+        if helpers::host_stopped() {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
             return;
@@ -631,13 +632,20 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Whether the search is to wait: paused by its engine, or in a browser by the host
+    /// through shared memory (`helpers::HOST_PAUSE`).
+    fn is_paused(&self) -> bool {
+        self.shared.paused.load(Ordering::Relaxed) || helpers::host_paused()
+    }
+
     /// Waits while the search is paused (or until it is stopped), then moves the main thread's
     /// start of time forward by the wait, so that the pause costs the move none of its time.
     /// A pause is rare and may last minutes: a short sleep between looks costs nothing.
     fn wait_while_paused(&mut self) {
         let began = crate::instant::Instant::now();
-        while self.shared.paused.load(Ordering::Relaxed)
+        while self.is_paused()
             && !self.shared.stop.load(Ordering::Relaxed)
+            && !helpers::host_stopped()
         {
             std::thread::sleep(Duration::from_millis(5));
         }

@@ -25,8 +25,8 @@ let panicked = null;
 /** The engine worker, while it searches or waits for its next order, and its search's ticket. */
 let engine = null;
 let engineTicket = null;
-/** Where the engine worker can be told to stop in its shared memory (engine-worker.js), once it
- * said so; none without shared memory. */
+/** Where the engine worker can be told to stop or to pause in its shared memory
+ * (engine-worker.js), once it said so; none without shared memory. */
 let engineSignals = null;
 /** The clock's wake-up. */
 let wake = null;
@@ -159,6 +159,7 @@ async function settle(call, effects, answer = null) {
   }
   if (effects.stop) stopEngine();
   if (effects.start) startSearch(effects.start);
+  if (effects.pause !== null && effects.pause !== undefined) pauseEngine(effects.pause);
   clearTimeout(wake);
   if (effects.wake_ms !== null && effects.wake_ms !== undefined) {
     // A little after the moment, so that the clock has surely run out.
@@ -174,6 +175,7 @@ function merge(first, second) {
     delete: [],
     stop: first.stop || second.stop,
     start: second.start || (second.stop ? null : first.start),
+    pause: second.pause ?? first.pause ?? null,
     wake_ms: second.wake_ms,
     puzzles: null,
   };
@@ -214,6 +216,23 @@ function stopEngine(end = false) {
   engine.terminate();
   engine = null;
   engineSignals = null;
+  tellPausable(false);
+}
+
+/** Makes the running search wait where it is (`true`) or go on (`false`), through the shared
+ * memory; the module asks for it only of an engine that can (`tellPausable`). */
+function pauseEngine(paused) {
+  if (!engineSignals) return;
+  Atomics.store(new Uint8Array(engineSignals.memory.buffer), engineSignals.pause, paused ? 1 : 0);
+}
+
+/** Tells the module whether the engine can pause its search: a game paused while the
+ * computer thinks then keeps the search, instead of stopping it and starting again. */
+function tellPausable(pausable) {
+  serially(async () => {
+    const call = await load();
+    call({ cmd: 'pausable', pausable });
+  });
 }
 
 function startSearch({ ticket, order }) {
@@ -224,7 +243,10 @@ function startSearch({ ticket, order }) {
       if (event.data.threads) {
         // Ready: where to stop it (this worker's, not an ended one's), and for the page to
         // show, how many threads it searches on.
-        if (started === engine) engineSignals = event.data.signals;
+        if (started === engine) {
+          engineSignals = event.data.signals;
+          tellPausable(Boolean(engineSignals));
+        }
         self.postMessage({ engineThreads: event.data.threads });
         return;
       }
