@@ -39,8 +39,9 @@ use xiangqi_play::site_games::SiteGames;
 
 /// Hash table of the browser's engine, in MiB: a phone has little memory to spare.
 const HASH_MB: usize = 32;
-/// The most search threads the site's engine uses (a phone's or laptop's cores, at most).
-const MAX_THREADS: usize = 16;
+/// The most search threads the site's engine uses (a phone's or laptop's cores, at most); the
+/// host reads how many helpers that allows from `xq_max_helpers`.
+pub const MAX_THREADS: usize = 16;
 /// Deepest perft the module runs (a browser tab is not the place for hours of counting).
 const MAX_PERFT_DEPTH: u32 = 6;
 

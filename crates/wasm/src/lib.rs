@@ -69,6 +69,15 @@ pub extern "C" fn xq_serve_helper() {
     xiangqi_engine::helpers::LENT.serve()
 }
 
+/// How many helper workers the engine can use at most: the host lends no more.
+// SAFETY: as for `xq_input`.
+#[cfg(target_feature = "atomics")]
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn xq_max_helpers() -> usize {
+    commands::MAX_THREADS - 1
+}
+
 /// How many helper workers serve ([`xq_serve_helper`]).
 // SAFETY: as for `xq_input`.
 #[cfg(target_feature = "atomics")]

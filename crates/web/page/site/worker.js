@@ -42,8 +42,9 @@ function report(text) {
 
 /** Whether this page can share memory between workers, and so search on several threads. */
 const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-/** Helper threads for the engine: the device's other cores (at most 15, the module's limit). */
-const HELPERS = isolated ? Math.min(Math.max((self.navigator?.hardwareConcurrency || 1) - 1, 0), 15) : 0;
+/** Helper threads for the engine: the device's other cores (the module lends no more than it
+ * can use: `lendHelpers`). */
+const HELPERS = isolated ? Math.max((self.navigator?.hardwareConcurrency || 1) - 1, 0) : 0;
 /** Where a helper worker says it failed (one channel per games worker: not another tab's). */
 const CHANNEL = `xiangqi-engine-${Math.random().toString(36).slice(2)}`;
 

@@ -70,15 +70,16 @@ function text(memory, at, len) {
   return new TextDecoder().decode(new Uint8Array(memory.buffer, at, len).slice());
 }
 
-/** Lends up to `count` helper threads to the engine of `call` (an instance of the threads
- * module; none for another): for each, reserves a stack and thread-local storage in the shared
- * memory and asks `spawn(start)` to run `serveHelper(start)` in a new worker, `start` being
- * `{module, memory, stack, tls}`; resolves to the number serving once they all do (or failed). */
+/** Lends up to `count` helper threads (no more than the module can use, `xq_max_helpers`) to
+ * the engine of `call` (an instance of the threads module; none for another): for each,
+ * reserves a stack and thread-local storage in the shared memory and asks `spawn(start)` to run
+ * `serveHelper(start)` in a new worker, `start` being `{module, memory, stack, tls}`; resolves
+ * to the number serving once they all do (or failed). */
 export async function lendHelpers(call, spawn, count) {
   const exports = call.exports;
   if (!exports.xq_serve_helper || exports.__tls_align.value > 16) return 0;
   const started = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < Math.min(count, exports.xq_max_helpers()); i++) {
     const stack = exports.xq_reserve(HELPER_STACK_BYTES);
     const tls = exports.xq_reserve(Math.max(exports.__tls_size.value, 1));
     const start = { module: call.module, memory: call.memory, stack: stack + HELPER_STACK_BYTES, tls };
