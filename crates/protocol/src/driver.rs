@@ -393,13 +393,17 @@ impl Session {
         match ChosenNetwork::load(path) {
             Ok(chosen) => {
                 let units = chosen.network.hidden();
+                let buckets = match chosen.network.output_buckets() {
+                    1 => String::new(),
+                    b => format!(", {b} output buckets"),
+                };
                 self.network = chosen;
                 if self.engine.options().network.is_some() {
                     self.engine
                         .set_network(Some(Arc::clone(&self.network.network)));
                 }
                 self.say(&format!(
-                    "info string network {} loaded ({units} units a side)",
+                    "info string network {} loaded ({units} units a side{buckets})",
                     self.network.name
                 ));
             }

@@ -69,13 +69,19 @@ impl Accumulators {
         self.len -= 1;
     }
 
-    /// The evaluation of the current position, in centi-soldiers for `side_to_move`.
+    /// The evaluation of `pos`, the current position, in centi-soldiers for its side to move.
     #[inline]
-    pub fn evaluate(&self, network: &Network, side_to_move: Color) -> i32 {
+    pub fn evaluate(&self, network: &Network, pos: &Position) -> i32 {
         let (red, black) = self.top().split_at(self.hidden);
-        match side_to_move {
-            Color::Red => network.output(red, black),
-            Color::Black => network.output(black, red),
+        // The pieces pick the output bucket: counted only when there is a choice.
+        let pieces = if network.output_buckets() > 1 {
+            pos.occupied().count()
+        } else {
+            0
+        };
+        match pos.side_to_move() {
+            Color::Red => network.output(red, black, pieces),
+            Color::Black => network.output(black, red, pieces),
         }
     }
 
@@ -114,6 +120,6 @@ impl Network {
     /// The evaluation of `pos` in centi-soldiers for the side to move, computed from scratch
     /// (the search keeps [`Accumulators`] instead).
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        Accumulators::new(self, pos, 0).evaluate(self, pos.side_to_move())
+        Accumulators::new(self, pos, 0).evaluate(self, pos)
     }
 }

@@ -7,29 +7,37 @@
 //! ```text
 //! offset size  header
 //!  0      8    magic: the ASCII bytes "XQNNUE\r\n" (a text-mode copy breaks it visibly)
-//!  8      2    version: u16, 1 (a reader refuses any other)
+//!  8      2    version: u16, 1 or 2 (a reader refuses any other)
 //! 10      2    inputs: u16, 1260 (features::INPUTS)
 //! 12      2    hidden: u16, H, a multiple of 16 from 16 to 1024
 //! 14      2    activation: u16, 1 = SCReLU (the only one)
 //! 16      2    QA: u16, 255
 //! 18      2    QB: u16, 64
 //! 20      2    SCALE: u16, 400
-//! 22      2    reserved: zero
+//! 22      2    output buckets: u16, B; version 1: zero, meaning one; version 2: 2 to 8
 //! 24      8    checksum: u64, FNV-1a (64 bits) of every byte after the header
 //! 32           first-layer weights: 1260 × H i16, input by input (H for input 0, then input 1, …)
 //!              first-layer biases: H i16
-//!              output weights: 2 × H i16, the side to move's units first
-//!              output bias: i32
+//!              output weights: B × 2 × H i16, bucket by bucket, in each the side to move's
+//!                units first
+//!              output biases: B × i32
 //!              the file ends there
 //! ```
+//!
+//! A network with one output bucket is written as version 1, so the files made before buckets
+//! existed and their checksums stay as they were. Which bucket evaluates a position is
+//! [`output_bucket`]'s rule.
 
 use super::features::INPUTS;
 use super::kernels;
-use super::numbers::{MAX_HIDDEN, MAX_VALUE, QA, QB, SCALE};
+use super::numbers::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_VALUE, QA, QB, SCALE};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"XQNNUE\r\n";
+/// The version of a file with one output bucket.
 const VERSION: u16 = 1;
+/// The version of a file with several output buckets.
+const VERSION_BUCKETS: u16 = 2;
 const SCRELU: u16 = 1;
 const HEADER_SIZE: usize = 32;
 /// Pieces on the board at most: a first-layer sum adds at most this many columns.
@@ -47,7 +55,7 @@ pub enum NetworkError {
     #[error("not a network file: it does not start with \"XQNNUE\"")]
     Magic,
     /// Another version of the format.
-    #[error("network file version {0}; this build reads version 1")]
+    #[error("network file version {0}; this build reads versions 1 and 2")]
     Version(u16),
     /// A header field with a value this build does not take.
     #[error("network header: {field} is {found}, expected {expected}")]
@@ -95,26 +103,48 @@ pub struct Network {
     /// `INPUTS × hidden`, input by input.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `2 × hidden`: the side to move's units, then the other side's.
+    /// `2 × hidden` for each output bucket: the side to move's units, then the other side's.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One for each output bucket.
+    output_bias: Vec<i32>,
     /// The checksum of the file: tells networks apart (the search's evaluation cache).
     checksum: u64,
 }
 
 impl Network {
-    /// A network from its integer weights (as a trainer exports them), checked like a file.
+    /// A network from its integer weights (as a trainer exports them), checked like a file:
+    /// one output bucket.
     pub fn from_parts(
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
         output_bias: i32,
     ) -> Result<Network, NetworkError> {
+        Network::with_output_buckets(
+            feature_weights,
+            feature_bias,
+            output_weights,
+            vec![output_bias],
+        )
+    }
+
+    /// A network with as many output buckets as `output_bias` has values (`output_weights`
+    /// holds `2 × hidden` for each, bucket by bucket), checked like a file.
+    pub fn with_output_buckets(
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetworkError> {
         let hidden = feature_bias.len();
         check_hidden(hidden)?;
-        if feature_weights.len() != INPUTS * hidden || output_weights.len() != 2 * hidden {
+        let buckets = output_bias.len();
+        check_buckets(buckets)?;
+        if feature_weights.len() != INPUTS * hidden || output_weights.len() != buckets * 2 * hidden
+        {
             return Err(NetworkError::Range(format!(
-                "{} first-layer weights and {} output weights for {hidden} units",
+                "{} first-layer weights and {} output weights for {hidden} units and {buckets} \
+                 output buckets",
                 feature_weights.len(),
                 output_weights.len()
             )));
@@ -142,7 +172,7 @@ impl Network {
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
         let version = u16_at(8);
-        if version != VERSION {
+        if version != VERSION && version != VERSION_BUCKETS {
             return Err(NetworkError::Version(version));
         }
         let expect = |field: &'static str, at: usize, expected: i32| {
@@ -162,10 +192,24 @@ impl Network {
         expect("QA", 16, QA)?;
         expect("QB", 18, QB)?;
         expect("SCALE", 20, SCALE)?;
-        expect("reserved", 22, 0)?;
+        let buckets = if version == VERSION {
+            expect("output buckets (version 1)", 22, 0)?;
+            1
+        } else {
+            let buckets = usize::from(u16_at(22));
+            if buckets < 2 {
+                return Err(NetworkError::Header {
+                    field: "output buckets (version 2)",
+                    found: buckets as u32,
+                    expected: format!("2 to {MAX_OUTPUT_BUCKETS}"),
+                });
+            }
+            check_buckets(buckets)?;
+            buckets
+        };
         let hidden = usize::from(u16_at(12));
         check_hidden(hidden)?;
-        let expected = file_size(hidden);
+        let expected = file_size(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 found: bytes.len(),
@@ -185,9 +229,11 @@ impl Network {
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
         let feature_weights = take(INPUTS * hidden);
         let feature_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let tail = &payload[payload.len() - 4..];
-        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let output_weights = take(buckets * 2 * hidden);
+        let output_bias = payload[payload.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         let network = Network {
             hidden,
             feature_weights,
@@ -204,12 +250,11 @@ impl Network {
     /// FIFO, a device (`/dev/zero`) or a huge file is refused unread ([`xiangqi_files::reading::read`]).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
         let bytes =
-            xiangqi_files::reading::read(path, file_size(MAX_HIDDEN) as u64).map_err(|e| {
-                NetworkError::Io {
+            xiangqi_files::reading::read(path, file_size(MAX_HIDDEN, MAX_OUTPUT_BUCKETS) as u64)
+                .map_err(|e| NetworkError::Io {
                     path: e.path.display().to_string(),
                     message: e.problem.to_string(),
-                }
-            })?;
+                })?;
         Network::from_bytes(&bytes)
     }
 
@@ -218,15 +263,19 @@ impl Network {
         let payload = self.payload();
         let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
         bytes.extend_from_slice(MAGIC);
+        let (version, buckets) = match self.output_buckets() {
+            1 => (VERSION, 0),
+            b => (VERSION_BUCKETS, b as u16),
+        };
         for field in [
-            VERSION,
+            version,
             INPUTS as u16,
             self.hidden as u16,
             SCRELU,
             QA as u16,
             QB as u16,
             SCALE as u16,
-            0,
+            buckets,
         ] {
             bytes.extend_from_slice(&field.to_le_bytes());
         }
@@ -235,9 +284,16 @@ impl Network {
         bytes
     }
 
-    /// The length of the file of a network with `hidden` units (a trainer reserves it).
-    pub fn file_len(hidden: usize) -> usize {
-        file_size(hidden)
+    /// The length of the file of a network with `hidden` units and `buckets` output buckets
+    /// (a trainer reserves it).
+    pub fn file_len(hidden: usize, buckets: usize) -> usize {
+        file_size(hidden, buckets)
+    }
+
+    /// Output buckets: how many output layers the network has, one of which evaluates a
+    /// position by its number of pieces ([`output_bucket`]).
+    pub fn output_buckets(&self) -> usize {
+        self.output_bias.len()
     }
 
     /// Units in the first layer (per side).
@@ -262,25 +318,36 @@ impl Network {
         &self.feature_bias
     }
 
-    /// The evaluation in centi-soldiers for the side to move, whose first-layer sums are `us`,
-    /// the other side's `them`.
+    /// The output layer of the bucket for `pieces` on the board: the weights of the side to
+    /// move's units, the other side's, and the bias.
     #[inline]
-    pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (own, other) = self.output_weights.split_at(self.hidden);
+    fn output_layer(&self, pieces: u32) -> (&[i16], &[i16], i32) {
+        let bucket = output_bucket(pieces, self.output_buckets());
+        let size = 2 * self.hidden;
+        let weights = &self.output_weights[bucket * size..(bucket + 1) * size];
+        let (own, other) = weights.split_at(self.hidden);
+        (own, other, self.output_bias[bucket])
+    }
+
+    /// The evaluation in centi-soldiers for the side to move, whose first-layer sums are `us`,
+    /// the other side's `them`, with `pieces` on the board.
+    #[inline]
+    pub(super) fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+        let (own, other, bias) = self.output_layer(pieces);
         let sum = kernels::simd::output(us, own) + kernels::simd::output(them, other);
-        scale(sum, self.output_bias)
+        scale(sum, bias)
     }
 
     /// [`Network::output`] with the scalar kernel: the same value, for tests.
     #[cfg(test)]
-    pub(super) fn output_scalar(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (own, other) = self.output_weights.split_at(self.hidden);
+    pub(super) fn output_scalar(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+        let (own, other, bias) = self.output_layer(pieces);
         let sum = kernels::scalar::output(us, own) + kernels::scalar::output(them, other);
-        scale(sum, self.output_bias)
+        scale(sum, bias)
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(2 * (INPUTS + 3) * self.hidden + 4);
+        let mut bytes = Vec::with_capacity(file_size(self.hidden, self.output_buckets()));
         for w in self
             .feature_weights
             .iter()
@@ -289,7 +356,9 @@ impl Network {
         {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
         bytes
     }
 
@@ -323,9 +392,29 @@ impl Network {
     }
 }
 
-/// The length of a network file with `hidden` units.
-fn file_size(hidden: usize) -> usize {
-    HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The output bucket that evaluates a position with `pieces` on the board (both generals
+/// included) in a network of `buckets`: the counts 1–32 cut into `buckets` equal parts, fewest
+/// pieces first (with 8: 2–4, 5–8, …, 29–32; with 4: 2–8, 9–16, 17–24, 25–32).
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let from_zero = pieces.clamp(1, 32) as usize - 1;
+    (from_zero * buckets / 32).min(buckets - 1)
+}
+
+/// The length of a network file with `hidden` units and `buckets` output buckets.
+fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_SIZE + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+fn check_buckets(buckets: usize) -> Result<(), NetworkError> {
+    if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+        return Err(NetworkError::Header {
+            field: "output buckets",
+            found: buckets as u32,
+            expected: format!("1 to {MAX_OUTPUT_BUCKETS}"),
+        });
+    }
+    Ok(())
 }
 
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {

@@ -21,7 +21,9 @@
 //!   instead of recomputing them.
 //! - **Activation**: SCReLU, `clamp(x, 0, 1)²`.
 //! - **Output**: one weight per unit of the side to move's layer and one per unit of the other
-//!   side's (`2 × H`), plus a bias: the evaluation for the side to move.
+//!   side's (`2 × H`), plus a bias: the evaluation for the side to move. A network may have up
+//!   to [`MAX_OUTPUT_BUCKETS`] such output layers ("output buckets"); the number of pieces on
+//!   the board picks the one that evaluates a position ([`output_bucket`]).
 //!
 //! # Integers
 //!
@@ -46,8 +48,8 @@ pub mod kernels;
 mod numbers;
 
 pub use accumulator::Accumulators;
-pub use file::{Network, NetworkError};
-pub use numbers::{MAX_HIDDEN, MAX_VALUE, QA, QB, SCALE};
+pub use file::{output_bucket, Network, NetworkError};
+pub use numbers::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_VALUE, QA, QB, SCALE};
 
 /// The name the `EvalFile` option gives the network built into the program.
 pub const EMBEDDED_NAME: &str = "<embedded>";

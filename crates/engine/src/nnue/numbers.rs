@@ -11,5 +11,7 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The largest first layer a network file may have.
 pub const MAX_HIDDEN: usize = 1024;
+/// The most output buckets a network file may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// The evaluation never leaves `±MAX_VALUE`, well inside the search's non-mate scores.
 pub const MAX_VALUE: i32 = 20_000;

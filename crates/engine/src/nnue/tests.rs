@@ -9,6 +9,11 @@ use xiangqi::{Move, Position};
 
 /// A network with random weights as large as the range checks allow.
 fn random_network(hidden: usize, seed: u64) -> Network {
+    random_bucketed_network(hidden, 1, seed)
+}
+
+/// [`random_network`] with `buckets` output buckets.
+fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |n: usize, limit: i64| {
         (0..n)
@@ -17,8 +22,9 @@ fn random_network(hidden: usize, seed: u64) -> Network {
     };
     let feature_weights = draw(INPUTS * hidden, 900);
     let feature_bias = draw(hidden, 300);
-    let output_weights = draw(2 * hidden, 127);
-    Network::from_parts(feature_weights, feature_bias, output_weights, -1234)
+    let output_weights = draw(buckets * 2 * hidden, 127);
+    let output_bias = (0..buckets as i32).map(|b| -1234 + 500 * b).collect();
+    Network::with_output_buckets(feature_weights, feature_bias, output_weights, output_bias)
         .expect("weights within range")
 }
 
@@ -43,7 +49,7 @@ fn incremental_sums_equal_fresh_ones() {
             let fresh = Accumulators::new(&network, &pos, 0);
             assert_eq!(accumulators.top(), fresh.top(), "after {m}");
             assert_eq!(
-                accumulators.evaluate(&network, pos.side_to_move()),
+                accumulators.evaluate(&network, &pos),
                 network.evaluate(&pos)
             );
             // Now and then take a few moves back and check again.
@@ -72,7 +78,7 @@ fn a_null_move_keeps_the_sums_and_hands_the_move_over() {
     let _undo = pos.make_null();
     assert_eq!(accumulators.top(), before);
     assert_eq!(
-        accumulators.evaluate(&network, pos.side_to_move()),
+        accumulators.evaluate(&network, &pos),
         network.evaluate(&pos)
     );
 }
@@ -116,26 +122,74 @@ fn simd_and_scalar_kernels_agree() {
 
 #[test]
 fn the_output_of_both_kernels_is_the_same_on_real_positions() {
-    let network = random_network(64, 5);
-    let mut pos = Position::startpos();
-    let mut rng = Rng::new(6);
-    for _ in 0..200 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
+    for buckets in [1, 8] {
+        let network = random_bucketed_network(64, buckets, 5);
+        let mut pos = Position::startpos();
+        let mut rng = Rng::new(6);
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
+            let accumulators = Accumulators::new(&network, &pos, 0);
+            let (red, black) = accumulators.top().split_at(64);
+            let pieces = pos.occupied().count();
+            assert_eq!(
+                network.output(red, black, pieces),
+                network.output_scalar(red, black, pieces)
+            );
+            assert_eq!(
+                network.output(black, red, pieces),
+                network.output_scalar(black, red, pieces)
+            );
         }
-        pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
-        let accumulators = Accumulators::new(&network, &pos, 0);
-        let (red, black) = accumulators.top().split_at(64);
-        assert_eq!(
-            network.output(red, black),
-            network.output_scalar(red, black)
-        );
-        assert_eq!(
-            network.output(black, red),
-            network.output_scalar(black, red)
-        );
     }
+}
+
+#[test]
+fn output_buckets_cut_the_piece_counts_into_equal_parts() {
+    let buckets_of = |buckets: usize| -> Vec<usize> {
+        (2..=32)
+            .map(|pieces| output_bucket(pieces, buckets))
+            .collect()
+    };
+    assert!(buckets_of(1).iter().all(|&b| b == 0));
+    let eight = buckets_of(8);
+    // 2–4, then four counts a bucket: 5–8, 9–12, …, 29–32.
+    assert_eq!(&eight[..3], &[0, 0, 0]);
+    for (i, &bucket) in eight.iter().enumerate().skip(3) {
+        assert_eq!(bucket, (i - 3) / 4 + 1, "{} pieces", i + 2);
+    }
+    let four = buckets_of(4);
+    assert_eq!(
+        [
+            four[8 - 2],
+            four[9 - 2],
+            four[16 - 2],
+            four[17 - 2],
+            four[32 - 2]
+        ],
+        [0, 1, 1, 2, 3]
+    );
+}
+
+#[test]
+fn the_bucket_of_the_piece_count_evaluates() {
+    // No first-layer weights: each bucket's value is its bias, 400 × (bucket + 1).
+    let (hidden, buckets) = (16, 8);
+    let bias = (1..=buckets as i32).map(|b| b * QA * QB).collect();
+    let network = Network::with_output_buckets(
+        vec![0; INPUTS * hidden],
+        vec![0; hidden],
+        vec![0; buckets * 2 * hidden],
+        bias,
+    )
+    .unwrap();
+    let value = |fen: &str| network.evaluate(&Position::from_fen(fen).unwrap());
+    // Three pieces: bucket 0. The start, 32: bucket 7.
+    assert_eq!(value("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"), 400);
+    assert_eq!(network.evaluate(&Position::startpos()), 3200);
 }
 
 #[test]
@@ -149,10 +203,10 @@ fn the_value_follows_the_documented_formula() {
         Network::from_parts(feature_weights, vec![100; 16], output_weights, 0).expect("in range");
     let sums = vec![100; 16];
     // (100² · 2 / 255 + 0) · 400 / (255 · 64) = (78) · 400 / 16320 = 1 (toward zero)
-    assert_eq!(network.output(&sums, &sums), 78 * 400 / 16320);
+    assert_eq!(network.output(&sums, &sums, 32), 78 * 400 / 16320);
     let high = vec![255; 16];
     // (255² · 2 / 255) · 400 / 16320 = 510 · 400 / 16320 = 12
-    assert_eq!(network.output(&high, &sums), 12);
+    assert_eq!(network.output(&high, &sums, 32), 12);
 }
 
 #[test]
@@ -160,14 +214,40 @@ fn a_file_round_trips() {
     let network = random_network(32, 7);
     let bytes = network.to_bytes();
     assert_eq!(bytes.len(), 32 + 2 * (INPUTS * 32 + 32 + 64) + 4);
+    assert_eq!((bytes[8], bytes[22]), (1, 0), "one bucket: version 1");
     let read = Network::from_bytes(&bytes).expect("a written file reads");
     assert_eq!(read, network);
+    assert_eq!(read.to_bytes(), bytes);
+    let bucketed = random_bucketed_network(32, 4, 7);
+    let bytes = bucketed.to_bytes();
+    assert_eq!(bytes.len(), 32 + 2 * (INPUTS * 32 + 32 + 4 * 64) + 4 * 4);
+    assert_eq!((bytes[8], bytes[22]), (2, 4), "version 2, four buckets");
+    let read = Network::from_bytes(&bytes).expect("a written file reads");
+    assert_eq!((read.output_buckets(), &read), (4, &bucketed));
     assert_eq!(read.to_bytes(), bytes);
 }
 
 #[test]
 fn every_damaged_file_is_refused_with_a_reason() {
-    let bytes = random_network(16, 8).to_bytes();
+    every_damage_is_refused(random_network(16, 8).to_bytes());
+    let bucketed = random_bucketed_network(16, 3, 8).to_bytes();
+    every_damage_is_refused(bucketed.clone());
+    // A version-2 file must say how many buckets (2 to 8); a version-1 file must say none.
+    for (version, buckets) in [(2, 0), (2, 1), (2, 9), (1, 3)] {
+        let mut header = bucketed.clone();
+        header[8] = version;
+        header[22] = buckets;
+        assert!(
+            matches!(
+                Network::from_bytes(&header),
+                Err(NetworkError::Header { .. })
+            ),
+            "version {version}, {buckets} buckets"
+        );
+    }
+}
+
+fn every_damage_is_refused(bytes: Vec<u8>) {
     for cut in [0, 7, 31, 32, 33, bytes.len() - 1] {
         assert!(Network::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
     }
@@ -189,8 +269,8 @@ fn every_damaged_file_is_refused_with_a_reason() {
         );
     }
     let mut version = bytes.clone();
-    version[8] = 2;
-    assert_eq!(Network::from_bytes(&version), Err(NetworkError::Version(2)));
+    version[8] = 3;
+    assert_eq!(Network::from_bytes(&version), Err(NetworkError::Version(3)));
     assert_eq!(
         Network::from_bytes(b"hello world, this is no network"),
         Err(NetworkError::TooShort(31))

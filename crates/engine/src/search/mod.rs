@@ -260,9 +260,7 @@ impl PathEvaluation<'_> {
                 debug_assert_eq!(material, eval.material(pos));
                 eval.evaluate_with(pos, material)
             }
-            PathEvaluation::Network(network, accumulators) => {
-                accumulators.evaluate(network, pos.side_to_move())
-            }
+            PathEvaluation::Network(network, accumulators) => accumulators.evaluate(network, pos),
         }
     }
 }

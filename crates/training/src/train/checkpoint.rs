@@ -24,7 +24,7 @@
 //! ```
 
 use super::adam::Adam;
-use super::model::Model;
+use super::model::{Model, Shape};
 use super::trainer::{Best, State};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -63,9 +63,9 @@ pub fn encode(settings: &str, state: &State) -> Vec<u8> {
     bytes
 }
 
-/// Reads a checkpoint's bytes: its settings text and the state, for a network of `hidden`
+/// Reads a checkpoint's bytes: its settings text and the state, for a network of `shape`
 /// units.
-pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
+pub fn decode(bytes: &[u8], shape: Shape) -> Result<(String, State)> {
     if bytes.len() < 16 || &bytes[..8] != MAGIC {
         bail!("not a training checkpoint (it does not start with \"XQTRAIN\")");
     }
@@ -85,10 +85,13 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
     let epochs_done = reader.u64()? as usize;
     let steps = reader.u64()?;
     let n = reader.u64()? as usize;
-    if n != Model::size(hidden) {
+    if n != Model::size(shape) {
         bail!(
-            "the checkpoint holds {n} parameters; a network of {hidden} units has {}",
-            Model::size(hidden)
+            "the checkpoint holds {n} parameters; a network of {} units and {} output buckets \
+             has {}",
+            shape.hidden,
+            shape.buckets,
+            Model::size(shape)
         );
     }
     let mut floats = || -> Result<Vec<f32>> {
@@ -116,7 +119,7 @@ pub fn decode(bytes: &[u8], hidden: usize) -> Result<(String, State)> {
             body.len() - reader.at
         );
     }
-    let model = Model::from_params(hidden, params).context("parameter count")?;
+    let model = Model::from_params(shape, params).context("parameter count")?;
     let state = State {
         model,
         adam: Adam { m, v, steps },
@@ -133,27 +136,27 @@ pub fn save(path: &Path, settings: &str, state: &State) -> Result<()> {
     Ok(disk::replace(path, &encode(settings, state))?)
 }
 
-/// The most bytes a checkpoint of a network of `hidden` units can have: its fixed fields, a
+/// The most bytes a checkpoint of a network of `shape` can have: its fixed fields, a
 /// settings text of at most `MAX_SETTINGS_LEN` bytes, three floats per parameter and the
 /// best epoch's network file (two bytes per parameter at most), so that a wrong path
 /// (`/dev/zero` was read until the memory ran out) or a huge file is refused unread.
-pub fn max_len(hidden: usize) -> u64 {
-    (256 + MAX_SETTINGS_LEN + 14 * Model::size(hidden)) as u64
+pub fn max_len(shape: Shape) -> u64 {
+    (256 + MAX_SETTINGS_LEN + 14 * Model::size(shape)) as u64
 }
 
 /// The longest settings text a checkpoint is read with (a dozen short lines are written).
 const MAX_SETTINGS_LEN: usize = 64 << 10;
 
 /// Reads the checkpoint at `path` (see [`decode`]).
-pub fn load(path: &Path, hidden: usize) -> Result<(String, State)> {
-    let bytes = reading::read(path, max_len(hidden)).map_err(|e| {
+pub fn load(path: &Path, shape: Shape) -> Result<(String, State)> {
+    let bytes = reading::read(path, max_len(shape)).map_err(|e| {
         anyhow::anyhow!(
             "cannot read the checkpoint {}: {}",
             path.display(),
             e.problem
         )
     })?;
-    decode(&bytes, hidden).with_context(|| format!("checkpoint {}", path.display()))
+    decode(&bytes, shape).with_context(|| format!("checkpoint {}", path.display()))
 }
 
 /// Reads the fields in order, failing (not panicking) at the end of the bytes.
@@ -200,6 +203,7 @@ mod tests {
     fn state() -> State {
         let settings = Settings {
             hidden: 16,
+            buckets: 1,
             epochs: 2,
             batch: 64,
             lr: 0.001,
@@ -226,18 +230,27 @@ mod tests {
     fn a_checkpoint_round_trips_and_damage_is_refused() {
         let state = state();
         let bytes = encode("hidden=16\n", &state);
-        let (text, read) = decode(&bytes, 16).unwrap();
+        let sixteen = Shape::plain(16);
+        let (text, read) = decode(&bytes, sixteen).unwrap();
         assert_eq!(text, "hidden=16\n");
         assert_eq!(read, state);
         let mut broken = bytes.clone();
         broken[100] ^= 1;
-        assert!(decode(&broken, 16)
+        assert!(decode(&broken, sixteen)
             .unwrap_err()
             .to_string()
             .contains("corrupt"));
-        assert!(decode(&bytes[..10], 16).is_err());
-        assert!(decode(b"hello world, not a checkpoint", 16).is_err());
-        let err = decode(&bytes, 32).unwrap_err().to_string();
-        assert!(err.contains("parameters"), "{err}");
+        assert!(decode(&bytes[..10], sixteen).is_err());
+        assert!(decode(b"hello world, not a checkpoint", sixteen).is_err());
+        for other in [
+            Shape::plain(32),
+            Shape {
+                hidden: 16,
+                buckets: 4,
+            },
+        ] {
+            let err = decode(&bytes, other).unwrap_err().to_string();
+            assert!(err.contains("parameters"), "{err}");
+        }
     }
 }

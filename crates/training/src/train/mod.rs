@@ -35,12 +35,13 @@ pub mod trainer;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use data::Positions;
+use model::Shape;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use trainer::{Settings, State};
 use xiangqi::Position;
-use xiangqi_engine::nnue::{Network, MAX_HIDDEN};
+use xiangqi_engine::nnue::{Network, MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use xiangqi_files::disk;
 
 /// Arguments of `train`.
@@ -57,6 +58,10 @@ pub struct TrainArgs {
     /// Units in the first layer, for each side: a multiple of 16, at most 1024.
     #[arg(long, default_value_t = 128, value_name = "H")]
     pub hidden: usize,
+    /// Output layers, one of which evaluates a position by its number of pieces (1 to 8; with
+    /// 8: 2–4 pieces, 5–8, …, 29–32).
+    #[arg(long, default_value_t = 1, value_name = "B")]
+    pub output_buckets: usize,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_name = "E")]
     pub epochs: usize,
@@ -151,6 +156,12 @@ fn check(args: &TrainArgs) -> Result<()> {
             args.hidden
         );
     }
+    if !(1..=MAX_OUTPUT_BUCKETS).contains(&args.output_buckets) {
+        bail!(
+            "--output-buckets {}: the engine takes 1 to {MAX_OUTPUT_BUCKETS}",
+            args.output_buckets
+        );
+    }
     if args.epochs == 0 {
         bail!("--epochs must be at least 1");
     }
@@ -175,10 +186,15 @@ fn check(args: &TrainArgs) -> Result<()> {
 }
 
 /// The settings a checkpoint must share with the run that resumes it, one `key=value` line
-/// each (floats written so they read back exactly).
+/// each (floats written so they read back exactly). The output buckets are written only when
+/// there are several, so that the checkpoints made before buckets still resume.
 pub fn settings_text(settings: &Settings, train: &Positions, validation: &Positions) -> String {
+    let buckets = match settings.buckets {
+        1 => String::new(),
+        b => format!("output buckets={b}\n"),
+    };
     format!(
-        "hidden={}\nepochs={}\nbatch={}\nlr={}\nlambda={}\nk={}\nseed={}\n\
+        "hidden={}\n{buckets}epochs={}\nbatch={}\nlr={}\nlambda={}\nk={}\nseed={}\n\
          flip files={}\ntraining positions={}\ntraining data={:016x}\n\
          validation data={:016x}\n",
         settings.hidden,
@@ -296,7 +312,7 @@ fn read_data(args: &TrainArgs) -> Result<Data> {
 /// the settings' text, for the checkpoints to come.
 fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     let resumed = match (&args.checkpoint, args.resume) {
-        (Some(path), true) => Some((path, checkpoint::load(path, args.hidden)?)),
+        (Some(path), true) => Some((path, checkpoint::load(path, shape(args))?)),
         _ => None,
     };
     let k = match (args.k, &resumed) {
@@ -314,6 +330,7 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     };
     let settings = Settings {
         hidden: args.hidden,
+        buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -343,10 +360,18 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
 /// Takes the room of the network file beside `--out` before any work ([`disk::NewFile`]):
 /// a training must not run for hours and then fail to save its network, nor find only then
 /// that `--out` is a FIFO or a device. The file is written over with the network at the end.
-fn reserve_out(out: &Path, hidden: usize) -> Result<disk::NewFile> {
+fn reserve_out(out: &Path, shape: Shape) -> Result<disk::NewFile> {
     let mut file = disk::NewFile::create(out)?;
-    file.reserve(Network::file_len(hidden) as u64)?;
+    file.reserve(Network::file_len(shape.hidden, shape.buckets) as u64)?;
     Ok(file)
+}
+
+/// The network's architecture, as the arguments ask.
+fn shape(args: &TrainArgs) -> Shape {
+    Shape {
+        hidden: args.hidden,
+        buckets: args.output_buckets,
+    }
 }
 
 /// Trains as `args` say; `stdout` gets the header and one line per epoch.
@@ -354,7 +379,7 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
     check(args)?;
     let out = match args.stop_after {
         Some(stop) if stop < args.epochs => None,
-        _ => Some(reserve_out(&args.out, args.hidden)?),
+        _ => Some(reserve_out(&args.out, shape(args))?),
     };
     if let Some(path) = &args.checkpoint {
         disk::check_target(path)?;
@@ -446,9 +471,11 @@ pub fn train(args: &TrainArgs, stdout: &mut dyn std::io::Write) -> Result<Outcom
     out.write_all(&network)?;
     out.commit()?;
     eprintln!(
-        "wrote {} ({} units; {which}) in {}",
+        "wrote {} ({} units, {} output bucket{}; {which}) in {}",
         args.out.display(),
         args.hidden,
+        args.output_buckets,
+        if args.output_buckets == 1 { "" } else { "s" },
         progress::duration(started.elapsed().as_secs_f64())
     );
     Ok(Outcome {

@@ -3,11 +3,12 @@
 //!
 //! For each side `s`, `a_s = bias + Σ W[input]` over `s`'s inputs (one per piece), the
 //! activation is SCReLU `h = clamp(a, 0, 1)²`, and the output for the side to move is
-//! `y = h_us · out[..H] + h_them · out[H..] + out_bias`, worth `y × SCALE` centi-soldiers. The
-//! loss of a position is `(sigmoid(K · SCALE · y) − target)²`.
+//! `y = h_us · out_b[..H] + h_them · out_b[H..] + out_bias_b`, worth `y × SCALE` centi-soldiers,
+//! where `b` is the output bucket of the position's number of pieces (`nnue::output_bucket`;
+//! always 0 with one bucket). The loss of a position is `(sigmoid(K · SCALE · y) − target)²`.
 
 use xiangqi_engine::nnue::features::INPUTS;
-use xiangqi_engine::nnue::{Network, QA, QB, SCALE};
+use xiangqi_engine::nnue::{output_bucket, Network, QA, QB, SCALE};
 use xiangqi_engine::random::Rng;
 
 /// Every weight and bias (of both layers) is kept within `±CLIP` after each step, so that the
@@ -18,12 +19,34 @@ pub const CLIP: f32 = 1.98;
 /// within an `i32`.
 pub const OUTPUT_BIAS_CLIP: f32 = 100.0;
 
+/// The network's architecture: units in the first layer and output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Units in the first layer, for each side.
+    pub hidden: usize,
+    /// Output layers, one of which evaluates a position by its number of pieces.
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// One output bucket: the architecture of the networks before buckets.
+    pub fn plain(hidden: usize) -> Shape {
+        Shape { hidden, buckets: 1 }
+    }
+
+    /// Where the output weights start in the parameters.
+    fn output_start(self) -> usize {
+        (INPUTS + 1) * self.hidden
+    }
+}
+
 /// The float network: all parameters in one vector (so the optimiser sees a flat list), in the
 /// order first-layer weights (`INPUTS × H`, input by input), first-layer biases (`H`), output
-/// weights (`2 × H`, the side to move's units first), output bias (1).
+/// weights (`2 × H` per bucket, bucket by bucket, the side to move's units first), output
+/// biases (one per bucket): the order of the network file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    hidden: usize,
+    shape: Shape,
     params: Vec<f32>,
 }
 
@@ -32,7 +55,7 @@ pub struct Model {
 /// position, so summing and clearing skip the others.
 #[derive(Clone, Debug)]
 pub struct Gradient {
-    hidden: usize,
+    shape: Shape,
     /// In the layout of [`Model::params`].
     pub values: Vec<f32>,
     /// `touched[i]`: column `i` of the first layer may be non-zero.
@@ -63,39 +86,45 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl Model {
-    /// A network of `hidden` units with random weights from `seed`: first-layer weights
-    /// uniform in ±0.1 (about 16 pieces put a unit's sum at a spread of 0.4 around its bias,
-    /// across SCReLU's bend), biases 0, output weights uniform in ±1/√(2H) (an output near 0
-    /// to start with).
-    pub fn new(hidden: usize, seed: u64) -> Model {
+    /// A network of `shape` with random weights from `seed`: first-layer weights uniform in
+    /// ±0.1 (about 16 pieces put a unit's sum at a spread of 0.4 around its bias, across
+    /// SCReLU's bend), biases 0, output weights uniform in ±1/√(2H) (an output near 0 to start
+    /// with). With one bucket the weights are those of the networks made before buckets.
+    pub fn new(shape: Shape, seed: u64) -> Model {
+        let hidden = shape.hidden;
         let mut rng = Rng::new(seed);
         let mut uniform = |half: f32| ((rng.unit() * 2.0 - 1.0) as f32) * half;
-        let mut params = vec![0.0; Model::size(hidden)];
+        let mut params = vec![0.0; Model::size(shape)];
         for w in &mut params[..INPUTS * hidden] {
             *w = uniform(0.1);
         }
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
-        let start = (INPUTS + 1) * hidden;
-        for w in &mut params[start..start + 2 * hidden] {
+        let start = shape.output_start();
+        for w in &mut params[start..start + shape.buckets * 2 * hidden] {
             *w = uniform(out);
         }
-        Model { hidden, params }
+        Model { shape, params }
     }
 
     /// A model with the given parameters (in the layout of [`Model::params`]), or `None` when
-    /// their number does not fit `hidden`.
-    pub fn from_params(hidden: usize, params: Vec<f32>) -> Option<Model> {
-        (params.len() == Model::size(hidden)).then_some(Model { hidden, params })
+    /// their number does not fit `shape`.
+    pub fn from_params(shape: Shape, params: Vec<f32>) -> Option<Model> {
+        (params.len() == Model::size(shape)).then_some(Model { shape, params })
     }
 
-    /// Parameters of a network of `hidden` units.
-    pub fn size(hidden: usize) -> usize {
-        (INPUTS + 3) * hidden + 1
+    /// Parameters of a network of `shape`.
+    pub fn size(shape: Shape) -> usize {
+        (INPUTS + 1) * shape.hidden + shape.buckets * (2 * shape.hidden + 1)
     }
 
     /// Units in the first layer.
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.shape.hidden
+    }
+
+    /// The architecture.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// All parameters (see [`Model`] for the layout).
@@ -108,10 +137,15 @@ impl Model {
         &mut self.params
     }
 
+    /// Where the output biases start in the parameters (the last `buckets` of them).
+    fn output_bias_start(&self) -> usize {
+        self.params.len() - self.shape.buckets
+    }
+
     /// The bound of parameter `i` (see [`CLIP`]).
     #[inline]
     pub fn bound(&self, i: usize) -> f32 {
-        if i + 1 == self.params.len() {
+        if i >= self.output_bias_start() {
             OUTPUT_BIAS_CLIP
         } else {
             CLIP
@@ -120,28 +154,43 @@ impl Model {
 
     /// Brings every parameter within its bound.
     pub fn clip(&mut self) {
-        let n = self.params.len();
-        for w in &mut self.params[..n - 1] {
+        let biases = self.output_bias_start();
+        let (weights, output_biases) = self.params.split_at_mut(biases);
+        for w in weights {
             *w = w.clamp(-CLIP, CLIP);
         }
-        self.params[n - 1] = self.params[n - 1].clamp(-OUTPUT_BIAS_CLIP, OUTPUT_BIAS_CLIP);
+        for b in output_biases {
+            *b = b.clamp(-OUTPUT_BIAS_CLIP, OUTPUT_BIAS_CLIP);
+        }
     }
 
     fn column(&self, input: usize) -> &[f32] {
-        &self.params[input * self.hidden..(input + 1) * self.hidden]
+        let h = self.shape.hidden;
+        &self.params[input * h..(input + 1) * h]
     }
 
     fn bias(&self) -> &[f32] {
-        &self.params[INPUTS * self.hidden..(INPUTS + 1) * self.hidden]
+        let h = self.shape.hidden;
+        &self.params[INPUTS * h..(INPUTS + 1) * h]
     }
 
-    fn output_weights(&self) -> &[f32] {
-        let start = (INPUTS + 1) * self.hidden;
-        &self.params[start..start + 2 * self.hidden]
+    /// The output bucket of a position whose side has these inputs (one per piece).
+    fn bucket(&self, us: &[u16]) -> usize {
+        output_bucket(us.len() as u32, self.shape.buckets)
     }
 
-    fn output_bias(&self) -> f32 {
-        self.params[self.params.len() - 1]
+    /// Where bucket `b`'s output weights start in the parameters.
+    fn output_weights_start(&self, b: usize) -> usize {
+        self.shape.output_start() + b * 2 * self.shape.hidden
+    }
+
+    fn output_weights(&self, b: usize) -> &[f32] {
+        let start = self.output_weights_start(b);
+        &self.params[start..start + 2 * self.shape.hidden]
+    }
+
+    fn output_bias(&self, b: usize) -> f32 {
+        self.params[self.output_bias_start() + b]
     }
 
     /// The first-layer sums of one side: the bias plus the columns of its inputs.
@@ -159,8 +208,9 @@ impl Model {
     pub fn forward(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
         self.accumulate(us, &mut scratch.us);
         self.accumulate(them, &mut scratch.them);
-        let (own, other) = self.output_weights().split_at(self.hidden);
-        let mut y = self.output_bias();
+        let b = self.bucket(us);
+        let (own, other) = self.output_weights(b).split_at(self.shape.hidden);
+        let mut y = self.output_bias(b);
         for (a, w) in scratch.us.iter().zip(own) {
             y += screlu(*a) * w;
         }
@@ -204,11 +254,11 @@ impl Model {
         let miss = p - target;
         // d/dy (σ(k y) − t)² = 2 (σ − t) σ (1 − σ) k
         let g = 2.0 * miss * p * (1.0 - p) * k_scale;
-        let h = self.hidden;
-        let (own, other) = self.output_weights().split_at(h);
-        let out_start = (INPUTS + 1) * h;
-        let n = grad.values.len();
-        grad.values[n - 1] += g;
+        let h = self.shape.hidden;
+        let b = self.bucket(us);
+        let (own, other) = self.output_weights(b).split_at(h);
+        let out_start = self.output_weights_start(b);
+        grad.values[self.output_bias_start() + b] += g;
         {
             let out_grad = &mut grad.values[out_start..out_start + 2 * h];
             let (own_grad, other_grad) = out_grad.split_at_mut(h);
@@ -247,57 +297,62 @@ impl Model {
     /// The model with every parameter rounded as the export rounds it, back in floats: its
     /// evaluation differs from the integer network's only by the engine's integer divisions.
     pub fn rounded(&self) -> Model {
-        let h = self.hidden;
-        let n = self.params.len();
+        let output_start = self.shape.output_start();
+        let biases = self.output_bias_start();
         let grid = |i: usize| {
-            if i < (INPUTS + 1) * h {
+            if i < output_start {
                 QA as f32
-            } else if i + 1 < n {
+            } else if i < biases {
                 QB as f32
             } else {
                 (QA * QB) as f32
             }
         };
-        let params = (0..n)
+        let params = (0..self.params.len())
             .map(|i| (self.params[i] * grid(i)).round() / grid(i))
             .collect();
-        Model { hidden: h, params }
+        Model {
+            shape: self.shape,
+            params,
+        }
     }
 
     /// The engine's integer network: every weight rounded as the file format says (the
     /// parameters are within [`CLIP`], so the engine's range checks pass).
     pub fn to_network(&self) -> anyhow::Result<Network> {
-        let h = self.hidden;
+        let h = self.shape.hidden;
         let round = |w: f32, q: i32| (w * q as f32).round() as i16;
         let feature_weights = self.params[..INPUTS * h]
             .iter()
             .map(|&w| round(w, QA))
             .collect();
         let feature_bias = self.bias().iter().map(|&w| round(w, QA)).collect();
-        let output_weights = self
-            .output_weights()
+        let output_weights = self.params[self.shape.output_start()..self.output_bias_start()]
             .iter()
             .map(|&w| round(w, QB))
             .collect();
-        let output_bias = (f64::from(self.output_bias()) * f64::from(QA * QB)).round() as i32;
-        Network::from_parts(feature_weights, feature_bias, output_weights, output_bias)
+        let output_bias = self.params[self.output_bias_start()..]
+            .iter()
+            .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+            .collect();
+        Network::with_output_buckets(feature_weights, feature_bias, output_weights, output_bias)
             .map_err(|e| anyhow::anyhow!("the trained network cannot be exported: {e}"))
     }
 }
 
 impl Gradient {
-    /// A zero gradient for a network of `hidden` units.
-    pub fn new(hidden: usize) -> Gradient {
+    /// A zero gradient for a network of `shape`.
+    pub fn new(shape: Shape) -> Gradient {
         Gradient {
-            hidden,
-            values: vec![0.0; Model::size(hidden)],
+            shape,
+            values: vec![0.0; Model::size(shape)],
             touched: vec![false; INPUTS],
         }
     }
 
     /// Back to zero, clearing only the columns that were touched.
     pub fn clear(&mut self) {
-        let h = self.hidden;
+        let h = self.shape.hidden;
         for (input, touched) in self.touched.iter_mut().enumerate() {
             if *touched {
                 self.values[input * h..(input + 1) * h].fill(0.0);

@@ -3,7 +3,7 @@
 
 use super::adam::Adam;
 use super::data::{FileFlip, Mirror, Positions};
-use super::model::{sigmoid, Gradient, Model, Scratch};
+use super::model::{sigmoid, Gradient, Model, Scratch, Shape};
 use super::shards::{self, SHARDS};
 use xiangqi::Position;
 use xiangqi_engine::nnue::{Network, SCALE};
@@ -18,6 +18,8 @@ pub const FINAL_LR_RATIO: f64 = 0.05;
 pub struct Settings {
     /// Units in the first layer.
     pub hidden: usize,
+    /// Output buckets (1: one output layer for every position).
+    pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per Adam step.
@@ -61,6 +63,16 @@ pub struct Best {
     pub network: Vec<u8>,
 }
 
+impl Settings {
+    /// The network's architecture.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            hidden: self.hidden,
+            buckets: self.buckets,
+        }
+    }
+}
+
 impl State {
     /// Records epoch `epoch` (from 1) with its validation loss and network file, if its loss
     /// is the lowest so far (a tie keeps the earlier epoch).
@@ -78,7 +90,7 @@ impl State {
 impl State {
     /// The state before the first epoch: weights drawn from the seed.
     pub fn new(settings: &Settings) -> State {
-        let model = Model::new(settings.hidden, settings.seed);
+        let model = Model::new(settings.shape(), settings.seed);
         let adam = Adam::new(model.params().len());
         State {
             model,
@@ -159,11 +171,11 @@ pub fn train_epoch(
     let mirror = Mirror::new();
     let flip = FileFlip::new();
     let epoch = state.epochs_done;
-    let hidden = state.model.hidden();
+    let shape = state.model.shape();
     let mut shards: Vec<Shard> = (0..SHARDS)
         .map(|_| Shard {
-            grad: Gradient::new(hidden),
-            scratch: Scratch::new(hidden),
+            grad: Gradient::new(shape),
+            scratch: Scratch::new(shape.hidden),
             loss: 0.0,
         })
         .collect();
