@@ -1,9 +1,9 @@
 //! The first layer's sums for the positions of a search path, kept up to date move by move.
 
-use super::features::index;
+use super::features::{bucketed_index, index};
 use super::file::Network;
 use super::kernels::simd;
-use xiangqi::{Color, Move, Position};
+use xiangqi::{Color, Move, Piece, PieceKind, Position};
 
 /// The first layer's sums of both sides for each position on a search path, the last for the
 /// current one. Allocated once for a search; making a move adds or removes a few weight
@@ -39,6 +39,9 @@ impl Accumulators {
             return self.push_same();
         };
         let captured = pos.piece_at(m.to());
+        if network.has_king_buckets() {
+            return self.push_bucketed_move(network, pos, m, mover, captured);
+        }
         let (parent, child) = self.split_top();
         for (side, offset) in [(Color::Red, 0), (Color::Black, parent.len() / 2)] {
             let end = offset + parent.len() / 2;
@@ -49,6 +52,39 @@ impl Accumulators {
                 None => simd::add_sub(dst, src, add, sub),
                 Some(victim) => {
                     let sub2 = network.column(index(side, victim, m.to()));
+                    simd::add_sub_sub(dst, src, add, sub, sub2);
+                }
+            }
+        }
+    }
+
+    /// [`Accumulators::push_move`] in a network with king buckets.
+    fn push_bucketed_move(
+        &mut self,
+        network: &Network,
+        pos: &Position,
+        m: Move,
+        mover: Piece,
+        captured: Option<Piece>,
+    ) {
+        let (parent, child) = self.split_top();
+        for (side, offset) in [(Color::Red, 0), (Color::Black, parent.len() / 2)] {
+            let end = offset + parent.len() / 2;
+            let (src, dst) = (&parent[offset..end], &mut child[offset..end]);
+            if mover.kind == PieceKind::General && mover.color == side {
+                // The side's own general moved to another palace square: every input of the
+                // side is now in another bucket.
+                fill_after(network, pos, m, side, dst);
+                continue;
+            }
+            // This move leaves the side's general where it was (a general is never captured).
+            let general = pos.general(side);
+            let add = network.column(bucketed_index(side, mover, m.to(), general));
+            let sub = network.column(bucketed_index(side, mover, m.from(), general));
+            match captured {
+                None => simd::add_sub(dst, src, add, sub),
+                Some(victim) => {
+                    let sub2 = network.column(bucketed_index(side, victim, m.to(), general));
                     simd::add_sub_sub(dst, src, add, sub, sub2);
                 }
             }
@@ -109,10 +145,38 @@ impl Accumulators {
 /// `side`'s first-layer sums for `pos`, computed from scratch.
 fn fill(network: &Network, pos: &Position, side: Color, sums: &mut [i16]) {
     sums.copy_from_slice(network.bias());
+    let general = pos.general(side);
     for sq in pos.occupied() {
         if let Some(piece) = pos.piece_at(sq) {
-            simd::add_assign(sums, network.column(index(side, piece, sq)));
+            simd::add_assign(
+                sums,
+                network.column(network.input(side, piece, sq, general)),
+            );
         }
+    }
+}
+
+/// `side`'s first-layer sums for the position after `side`'s general makes the move `m` in
+/// `pos`, computed from scratch: the pieces of `pos`, the general on its new square, a piece it
+/// took gone.
+fn fill_after(network: &Network, pos: &Position, m: Move, side: Color, sums: &mut [i16]) {
+    sums.copy_from_slice(network.bias());
+    let general = m.to();
+    for sq in pos.occupied() {
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        let now = if sq == m.from() {
+            m.to()
+        } else if sq == m.to() {
+            continue;
+        } else {
+            sq
+        };
+        simd::add_assign(
+            sums,
+            network.column(network.input(side, piece, now, general)),
+        );
     }
 }
 

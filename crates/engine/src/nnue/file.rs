@@ -8,7 +8,8 @@
 //! offset size  header
 //!  0      8    magic: the ASCII bytes "XQNNUE\r\n" (a text-mode copy breaks it visibly)
 //!  8      2    version: u16, 1 or 2 (a reader refuses any other)
-//! 10      2    inputs: u16, 1260 (features::INPUTS)
+//! 10      2    inputs: u16, N: 1260 (features::INPUTS), or in version 2 also 11340
+//!              (features::BUCKETED_INPUTS: king buckets, a set of 1260 for each palace square)
 //! 12      2    hidden: u16, H, a multiple of 16 from 16 to 1024
 //! 14      2    activation: u16, 1 = SCReLU (the only one)
 //! 16      2    QA: u16, 255
@@ -16,7 +17,7 @@
 //! 20      2    SCALE: u16, 400
 //! 22      2    output buckets: u16, B; version 1: zero, meaning one; version 2: 2 to 8
 //! 24      8    checksum: u64, FNV-1a (64 bits) of every byte after the header
-//! 32           first-layer weights: 1260 × H i16, input by input (H for input 0, then input 1, …)
+//! 32           first-layer weights: N × H i16, input by input (H for input 0, then input 1, …)
 //!              first-layer biases: H i16
 //!              output weights: B × 2 × H i16, bucket by bucket, in each the side to move's
 //!                units first
@@ -24,14 +25,16 @@
 //!              the file ends there
 //! ```
 //!
-//! A network with one output bucket is written as version 1, so the files made before buckets
-//! existed and their checksums stay as they were. Which bucket evaluates a position is
-//! [`output_bucket`]'s rule.
+//! A network with one output bucket and no king buckets is written as version 1, so the files
+//! made before buckets existed and their checksums stay as they were. Which output bucket
+//! evaluates a position is [`output_bucket`]'s rule; which set of inputs a side uses,
+//! [`features::king_bucket`](super::features::king_bucket)'s.
 
-use super::features::INPUTS;
+use super::features::{bucketed_index, index, BUCKETED_INPUTS, INPUTS};
 use super::kernels;
 use super::numbers::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_VALUE, QA, QB, SCALE};
 use std::path::Path;
+use xiangqi::{Color, Piece, Square};
 
 const MAGIC: &[u8; 8] = b"XQNNUE\r\n";
 /// The version of a file with one output bucket.
@@ -100,7 +103,9 @@ pub enum NetworkError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS × hidden`, input by input.
+    /// The inputs are bucketed by the square of each side's own general.
+    king_buckets: bool,
+    /// `INPUTS × hidden` (`BUCKETED_INPUTS × hidden` with king buckets), input by input.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     /// `2 × hidden` for each output bucket: the side to move's units, then the other side's.
@@ -120,7 +125,7 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: i32,
     ) -> Result<Network, NetworkError> {
-        Network::with_output_buckets(
+        Network::from_layers(
             feature_weights,
             feature_bias,
             output_weights,
@@ -128,9 +133,11 @@ impl Network {
         )
     }
 
-    /// A network with as many output buckets as `output_bias` has values (`output_weights`
-    /// holds `2 × hidden` for each, bucket by bucket), checked like a file.
-    pub fn with_output_buckets(
+    /// A network of any shape, checked like a file: `hidden` units (the biases' number), king
+    /// buckets when `feature_weights` holds `BUCKETED_INPUTS × hidden` rather than
+    /// `INPUTS × hidden`, and as many output buckets as `output_bias` has values
+    /// (`output_weights` holds `2 × hidden` for each, bucket by bucket).
+    pub fn from_layers(
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
@@ -140,7 +147,9 @@ impl Network {
         check_hidden(hidden)?;
         let buckets = output_bias.len();
         check_buckets(buckets)?;
-        if feature_weights.len() != INPUTS * hidden || output_weights.len() != buckets * 2 * hidden
+        let king_buckets = feature_weights.len() == BUCKETED_INPUTS * hidden;
+        if !(king_buckets || feature_weights.len() == INPUTS * hidden)
+            || output_weights.len() != buckets * 2 * hidden
         {
             return Err(NetworkError::Range(format!(
                 "{} first-layer weights and {} output weights for {hidden} units and {buckets} \
@@ -151,6 +160,7 @@ impl Network {
         }
         let mut network = Network {
             hidden,
+            king_buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -187,7 +197,21 @@ impl Network {
                 })
             }
         };
-        expect("inputs", 10, INPUTS as i32)?;
+        let king_buckets = match (version, usize::from(u16_at(10))) {
+            (_, INPUTS) => false,
+            (VERSION_BUCKETS, BUCKETED_INPUTS) => true,
+            (_, found) => {
+                return Err(NetworkError::Header {
+                    field: "inputs",
+                    found: found as u32,
+                    expected: if version == VERSION {
+                        format!("{INPUTS}")
+                    } else {
+                        format!("{INPUTS} or {BUCKETED_INPUTS}")
+                    },
+                })
+            }
+        };
         expect("activation", 14, i32::from(SCRELU))?;
         expect("QA", 16, QA)?;
         expect("QB", 18, QB)?;
@@ -197,19 +221,27 @@ impl Network {
             1
         } else {
             let buckets = usize::from(u16_at(22));
-            if buckets < 2 {
+            // Version 2 only for a shape version 1 cannot hold.
+            if buckets < 2 && !(buckets == 1 && king_buckets) {
                 return Err(NetworkError::Header {
                     field: "output buckets (version 2)",
                     found: buckets as u32,
-                    expected: format!("2 to {MAX_OUTPUT_BUCKETS}"),
+                    expected: format!(
+                        "2 to {MAX_OUTPUT_BUCKETS}, or 1 with {BUCKETED_INPUTS} inputs"
+                    ),
                 });
             }
             check_buckets(buckets)?;
             buckets
         };
+        let inputs = if king_buckets {
+            BUCKETED_INPUTS
+        } else {
+            INPUTS
+        };
         let hidden = usize::from(u16_at(12));
         check_hidden(hidden)?;
-        let expected = file_size(hidden, buckets);
+        let expected = file_size(inputs, hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 found: bytes.len(),
@@ -227,7 +259,7 @@ impl Network {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * hidden);
+        let feature_weights = take(inputs * hidden);
         let feature_bias = take(hidden);
         let output_weights = take(buckets * 2 * hidden);
         let output_bias = payload[payload.len() - 4 * buckets..]
@@ -236,6 +268,7 @@ impl Network {
             .collect();
         let network = Network {
             hidden,
+            king_buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -249,12 +282,14 @@ impl Network {
     /// Reads a network file: a regular file of at most the largest network's length, so a
     /// FIFO, a device (`/dev/zero`) or a huge file is refused unread ([`xiangqi_files::reading::read`]).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes =
-            xiangqi_files::reading::read(path, file_size(MAX_HIDDEN, MAX_OUTPUT_BUCKETS) as u64)
-                .map_err(|e| NetworkError::Io {
-                    path: e.path.display().to_string(),
-                    message: e.problem.to_string(),
-                })?;
+        let bytes = xiangqi_files::reading::read(
+            path,
+            Network::file_len(MAX_HIDDEN, true, MAX_OUTPUT_BUCKETS) as u64,
+        )
+        .map_err(|e| NetworkError::Io {
+            path: e.path.display().to_string(),
+            message: e.problem.to_string(),
+        })?;
         Network::from_bytes(&bytes)
     }
 
@@ -263,13 +298,13 @@ impl Network {
         let payload = self.payload();
         let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
         bytes.extend_from_slice(MAGIC);
-        let (version, buckets) = match self.output_buckets() {
-            1 => (VERSION, 0),
-            b => (VERSION_BUCKETS, b as u16),
+        let (version, buckets) = match (self.output_buckets(), self.king_buckets) {
+            (1, false) => (VERSION, 0),
+            (b, _) => (VERSION_BUCKETS, b as u16),
         };
         for field in [
             version,
-            INPUTS as u16,
+            self.inputs() as u16,
             self.hidden as u16,
             SCRELU,
             QA as u16,
@@ -284,10 +319,40 @@ impl Network {
         bytes
     }
 
-    /// The length of the file of a network with `hidden` units and `buckets` output buckets
-    /// (a trainer reserves it).
-    pub fn file_len(hidden: usize, buckets: usize) -> usize {
-        file_size(hidden, buckets)
+    /// The length of the file of a network with `hidden` units, king buckets or not, and
+    /// `buckets` output buckets (a trainer reserves it).
+    pub fn file_len(hidden: usize, king_buckets: bool, buckets: usize) -> usize {
+        let inputs = if king_buckets {
+            BUCKETED_INPUTS
+        } else {
+            INPUTS
+        };
+        file_size(inputs, hidden, buckets)
+    }
+
+    /// Inputs per side: [`INPUTS`], or [`BUCKETED_INPUTS`] with king buckets.
+    pub fn inputs(&self) -> usize {
+        if self.king_buckets {
+            BUCKETED_INPUTS
+        } else {
+            INPUTS
+        }
+    }
+
+    /// Whether the inputs are bucketed by the square of each side's own general.
+    pub fn has_king_buckets(&self) -> bool {
+        self.king_buckets
+    }
+
+    /// The input for `piece` on `sq` as `side` sees the board, `side`'s general standing on
+    /// `general` (which only a network with king buckets looks at).
+    #[inline]
+    pub(super) fn input(&self, side: Color, piece: Piece, sq: Square, general: Square) -> usize {
+        if self.king_buckets {
+            bucketed_index(side, piece, sq, general)
+        } else {
+            index(side, piece, sq)
+        }
     }
 
     /// Output buckets: how many output layers the network has, one of which evaluates a
@@ -347,7 +412,8 @@ impl Network {
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(file_size(self.hidden, self.output_buckets()));
+        let mut bytes =
+            Vec::with_capacity(file_size(self.inputs(), self.hidden, self.output_buckets()));
         for w in self
             .feature_weights
             .iter()
@@ -401,9 +467,10 @@ pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
     (from_zero * buckets / 32).min(buckets - 1)
 }
 
-/// The length of a network file with `hidden` units and `buckets` output buckets.
-fn file_size(hidden: usize, buckets: usize) -> usize {
-    HEADER_SIZE + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The length of a network file with `inputs` per side, `hidden` units and `buckets` output
+/// buckets.
+fn file_size(inputs: usize, hidden: usize, buckets: usize) -> usize {
+    HEADER_SIZE + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 fn check_buckets(buckets: usize) -> Result<(), NetworkError> {

@@ -1,7 +1,7 @@
 //! The network's properties: exact incremental updates, equal SIMD and scalar kernels, and a
 //! file format that refuses every damaged file without panicking.
 
-use super::features::INPUTS;
+use super::features::{BUCKETED_INPUTS, INPUTS};
 use super::kernels::{scalar, simd};
 use super::*;
 use crate::random::Rng;
@@ -14,17 +14,27 @@ fn random_network(hidden: usize, seed: u64) -> Network {
 
 /// [`random_network`] with `buckets` output buckets.
 fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    random_shaped_network(hidden, false, buckets, seed)
+}
+
+/// [`random_network`] with king buckets or not and `buckets` output buckets.
+fn random_shaped_network(hidden: usize, king_buckets: bool, buckets: usize, seed: u64) -> Network {
+    let inputs = if king_buckets {
+        BUCKETED_INPUTS
+    } else {
+        INPUTS
+    };
     let mut rng = Rng::new(seed);
     let mut draw = |n: usize, limit: i64| {
         (0..n)
             .map(|_| (rng.below(2 * limit as u64 + 1) as i64 - limit) as i16)
             .collect::<Vec<i16>>()
     };
-    let feature_weights = draw(INPUTS * hidden, 900);
+    let feature_weights = draw(inputs * hidden, 900);
     let feature_bias = draw(hidden, 300);
     let output_weights = draw(buckets * 2 * hidden, 127);
     let output_bias = (0..buckets as i32).map(|b| -1234 + 500 * b).collect();
-    Network::with_output_buckets(feature_weights, feature_bias, output_weights, output_bias)
+    Network::from_layers(feature_weights, feature_bias, output_weights, output_bias)
         .expect("weights within range")
 }
 
@@ -32,7 +42,18 @@ fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network 
 /// after every move and every unmake.
 #[test]
 fn incremental_sums_equal_fresh_ones() {
-    let network = random_network(32, 1);
+    incremental_sums_equal_fresh_ones_in(&random_network(32, 1));
+}
+
+/// The same with king buckets, where a general's move refreshes its side's sums.
+#[test]
+fn incremental_sums_equal_fresh_ones_with_king_buckets() {
+    incremental_sums_equal_fresh_ones_in(&random_shaped_network(32, true, 2, 1));
+}
+
+fn incremental_sums_equal_fresh_ones_in(network: &Network) {
+    let network = network.clone();
+    let mut general_moves = 0;
     let mut rng = Rng::new(2);
     for _game in 0..20 {
         let mut pos = Position::startpos();
@@ -44,6 +65,9 @@ fn incremental_sums_equal_fresh_ones() {
                 break;
             }
             let m: Move = moves[rng.below(moves.len() as u64) as usize];
+            if pos.piece_at(m.from()).map(|p| p.kind) == Some(xiangqi::PieceKind::General) {
+                general_moves += 1;
+            }
             accumulators.push_move(&network, &pos, m);
             played.push((m, pos.make_move(m)));
             let fresh = Accumulators::new(&network, &pos, 0);
@@ -66,6 +90,7 @@ fn incremental_sums_equal_fresh_ones() {
             }
         }
     }
+    assert!(general_moves > 20, "{general_moves} general moves");
 }
 
 #[test]
@@ -179,7 +204,7 @@ fn the_bucket_of_the_piece_count_evaluates() {
     // No first-layer weights: each bucket's value is its bias, 400 × (bucket + 1).
     let (hidden, buckets) = (16, 8);
     let bias = (1..=buckets as i32).map(|b| b * QA * QB).collect();
-    let network = Network::with_output_buckets(
+    let network = Network::from_layers(
         vec![0; INPUTS * hidden],
         vec![0; hidden],
         vec![0; buckets * 2 * hidden],
@@ -225,6 +250,45 @@ fn a_file_round_trips() {
     let read = Network::from_bytes(&bytes).expect("a written file reads");
     assert_eq!((read.output_buckets(), &read), (4, &bucketed));
     assert_eq!(read.to_bytes(), bytes);
+}
+
+#[test]
+fn a_network_with_king_buckets_round_trips_and_reads_the_general_s_square() {
+    let network = random_shaped_network(16, true, 1, 7);
+    let bytes = network.to_bytes();
+    assert_eq!(bytes.len(), 32 + 2 * (BUCKETED_INPUTS * 16 + 16 + 32) + 4);
+    let header = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
+    assert_eq!(
+        (header(&bytes, 8), header(&bytes, 10), header(&bytes, 22)),
+        (2, 11340, 1)
+    );
+    let read = Network::from_bytes(&bytes).expect("a written file reads");
+    assert!(read.has_king_buckets());
+    assert_eq!(read, network);
+    every_damage_is_refused(bytes.clone());
+    // Version 1 has no king buckets.
+    let mut old = bytes.clone();
+    old[8] = 1;
+    old[22] = 0;
+    assert!(matches!(
+        Network::from_bytes(&old),
+        Err(NetworkError::Header {
+            field: "inputs",
+            ..
+        })
+    ));
+
+    // One weight, for Red's chariot on a0 while Red's general stands on e0 (bucket 1): the
+    // same chariot counts with the general on e0 and not with it on d0.
+    let hidden = 16;
+    let mut weights = vec![0i16; BUCKETED_INPUTS * hidden];
+    weights[(INPUTS + 4 * 90) * hidden] = 255;
+    let mut output = vec![0i16; 2 * hidden];
+    output[0] = 64;
+    let network = Network::from_layers(weights, vec![0; hidden], output, vec![0]).unwrap();
+    let value = |fen: &str| network.evaluate(&Position::from_fen(fen).unwrap());
+    assert_eq!(value("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"), 400);
+    assert_eq!(value("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"), 0);
 }
 
 #[test]

@@ -362,7 +362,7 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
 /// that `--out` is a FIFO or a device. The file is written over with the network at the end.
 fn reserve_out(out: &Path, shape: Shape) -> Result<disk::NewFile> {
     let mut file = disk::NewFile::create(out)?;
-    file.reserve(Network::file_len(shape.hidden, shape.buckets) as u64)?;
+    file.reserve(Network::file_len(shape.hidden, false, shape.buckets) as u64)?;
     Ok(file)
 }
 

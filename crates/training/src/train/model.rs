@@ -335,7 +335,7 @@ impl Model {
             .iter()
             .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
             .collect();
-        Network::with_output_buckets(feature_weights, feature_bias, output_weights, output_bias)
+        Network::from_layers(feature_weights, feature_bias, output_weights, output_bias)
             .map_err(|e| anyhow::anyhow!("the trained network cannot be exported: {e}"))
     }
 }
