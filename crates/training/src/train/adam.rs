@@ -7,7 +7,6 @@
 //! few per cent of a batch's time (measured, docs/NNUE.md), so a lazy variant is not needed.
 
 use super::model::{Gradient, Model};
-use xiangqi_engine::nnue::features::INPUTS;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -33,6 +32,8 @@ struct StepSize {
     /// Adam's bias corrections, `1 − β^t`.
     correction1: f32,
     correction2: f32,
+    /// The bound of a first-layer weight (`Shape::first_layer_bound`).
+    column_bound: f32,
 }
 
 impl Adam {
@@ -63,17 +64,19 @@ impl Adam {
             lr,
             correction1: 1.0 - BETA1.powi(t),
             correction2: 1.0 - BETA2.powi(t),
+            column_bound: model.shape().first_layer_bound(),
         };
         let h = model.hidden();
-        let bound_tail: Vec<f32> = (INPUTS * h..model.params().len())
+        let inputs = model.shape().columns();
+        let bound_tail: Vec<f32> = (inputs * h..model.params().len())
             .map(|i| model.bound(i))
             .collect();
         let params = model.params_mut();
-        let (columns, tail) = params.split_at_mut(INPUTS * h);
-        let (m_columns, m_tail) = self.m.split_at_mut(INPUTS * h);
-        let (v_columns, v_tail) = self.v.split_at_mut(INPUTS * h);
+        let (columns, tail) = params.split_at_mut(inputs * h);
+        let (m_columns, m_tail) = self.m.split_at_mut(inputs * h);
+        let (v_columns, v_tail) = self.v.split_at_mut(inputs * h);
         let threads = threads.max(1);
-        let per_thread = INPUTS.div_ceil(threads) * h;
+        let per_thread = inputs.div_ceil(threads) * h;
         std::thread::scope(|scope| {
             let parts = columns
                 .chunks_mut(per_thread)
@@ -91,7 +94,7 @@ impl Adam {
             }
         });
         // Biases and output weights: every shard's entries count.
-        let offset = INPUTS * h;
+        let offset = inputs * h;
         for (j, ((p, m), v)) in tail.iter_mut().zip(m_tail).zip(v_tail).enumerate() {
             let mut g = 0.0;
             for shard in shards {
@@ -131,7 +134,7 @@ fn update_columns(
         }
         for (((p, m), v), &g) in p.iter_mut().zip(m).zip(v).zip(&g) {
             update(p, m, v, g, size);
-            *p = p.clamp(-super::model::CLIP, super::model::CLIP);
+            *p = p.clamp(-size.column_bound, size.column_bound);
         }
     }
 }

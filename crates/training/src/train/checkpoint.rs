@@ -87,10 +87,11 @@ pub fn decode(bytes: &[u8], shape: Shape) -> Result<(String, State)> {
     let n = reader.u64()? as usize;
     if n != Model::size(shape) {
         bail!(
-            "the checkpoint holds {n} parameters; a network of {} units and {} output buckets \
-             has {}",
+            "the checkpoint holds {n} parameters; a network of {} units ({} output buckets, {} \
+             king buckets) has {}",
             shape.hidden,
             shape.buckets,
+            if shape.king_buckets { "with" } else { "no" },
             Model::size(shape)
         );
     }
@@ -204,6 +205,7 @@ mod tests {
         let settings = Settings {
             hidden: 16,
             buckets: 1,
+            king_buckets: false,
             epochs: 2,
             batch: 64,
             lr: 0.001,
@@ -247,6 +249,12 @@ mod tests {
             Shape {
                 hidden: 16,
                 buckets: 4,
+                king_buckets: false,
+            },
+            Shape {
+                hidden: 16,
+                buckets: 1,
+                king_buckets: true,
             },
         ] {
             let err = decode(&bytes, other).unwrap_err().to_string();

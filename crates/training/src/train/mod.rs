@@ -62,6 +62,10 @@ pub struct TrainArgs {
     /// 8: 2–4 pieces, 5–8, …, 29–32).
     #[arg(long, default_value_t = 1, value_name = "B")]
     pub output_buckets: usize,
+    /// Train a set of first-layer inputs for each palace square of the side's own general
+    /// (king buckets), factorised with a set shared by all squares.
+    #[arg(long)]
+    pub king_buckets: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_name = "E")]
     pub epochs: usize,
@@ -189,10 +193,13 @@ fn check(args: &TrainArgs) -> Result<()> {
 /// each (floats written so they read back exactly). The output buckets are written only when
 /// there are several, so that the checkpoints made before buckets still resume.
 pub fn settings_text(settings: &Settings, train: &Positions, validation: &Positions) -> String {
-    let buckets = match settings.buckets {
+    let mut buckets = match settings.buckets {
         1 => String::new(),
         b => format!("output buckets={b}\n"),
     };
+    if settings.king_buckets {
+        buckets += "king buckets=yes\n";
+    }
     format!(
         "hidden={}\n{buckets}epochs={}\nbatch={}\nlr={}\nlambda={}\nk={}\nseed={}\n\
          flip files={}\ntraining positions={}\ntraining data={:016x}\n\
@@ -331,6 +338,7 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
     let settings = Settings {
         hidden: args.hidden,
         buckets: args.output_buckets,
+        king_buckets: args.king_buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -362,7 +370,7 @@ fn start(args: &TrainArgs, data: &Data) -> Result<(Settings, String, State)> {
 /// that `--out` is a FIFO or a device. The file is written over with the network at the end.
 fn reserve_out(out: &Path, shape: Shape) -> Result<disk::NewFile> {
     let mut file = disk::NewFile::create(out)?;
-    file.reserve(Network::file_len(shape.hidden, false, shape.buckets) as u64)?;
+    file.reserve(Network::file_len(shape.hidden, shape.king_buckets, shape.buckets) as u64)?;
     Ok(file)
 }
 
@@ -371,6 +379,7 @@ fn shape(args: &TrainArgs) -> Shape {
     Shape {
         hidden: args.hidden,
         buckets: args.output_buckets,
+        king_buckets: args.king_buckets,
     }
 }
 

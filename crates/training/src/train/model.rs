@@ -6,8 +6,14 @@
 //! `y = h_us · out_b[..H] + h_them · out_b[H..] + out_bias_b`, worth `y × SCALE` centi-soldiers,
 //! where `b` is the output bucket of the position's number of pieces (`nnue::output_bucket`;
 //! always 0 with one bucket). The loss of a position is `(sigmoid(K · SCALE · y) − target)²`.
+//!
+//! With king buckets the first layer is trained factorised: each piece feeds two columns, its
+//! column in the set of its side's king bucket and its column in a set shared by all buckets,
+//! so that what a piece is worth wherever the general stands is learnt from every position, and
+//! only the difference a bucket makes from that bucket's positions. The export adds the two
+//! (each is kept within half the bound, so that their sum is within it).
 
-use xiangqi_engine::nnue::features::INPUTS;
+use xiangqi_engine::nnue::features::{INPUTS, KING_BUCKETS};
 use xiangqi_engine::nnue::{output_bucket, Network, QA, QB, SCALE};
 use xiangqi_engine::random::Rng;
 
@@ -19,24 +25,85 @@ pub const CLIP: f32 = 1.98;
 /// within an `i32`.
 pub const OUTPUT_BIAS_CLIP: f32 = 100.0;
 
-/// The network's architecture: units in the first layer and output buckets.
+/// The network's architecture: units in the first layer, king buckets or not, and output
+/// buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Units in the first layer, for each side.
     pub hidden: usize,
     /// Output layers, one of which evaluates a position by its number of pieces.
     pub buckets: usize,
+    /// A set of inputs for each palace square of the side's own general.
+    pub king_buckets: bool,
 }
 
 impl Shape {
-    /// One output bucket: the architecture of the networks before buckets.
+    /// One output bucket and no king buckets: the architecture of the networks before buckets.
     pub fn plain(hidden: usize) -> Shape {
-        Shape { hidden, buckets: 1 }
+        Shape {
+            hidden,
+            buckets: 1,
+            king_buckets: false,
+        }
+    }
+
+    /// First-layer columns in training: [`INPUTS`], or with king buckets a set for each bucket
+    /// and the shared set after them.
+    pub fn columns(self) -> usize {
+        if self.king_buckets {
+            (KING_BUCKETS + 1) * INPUTS
+        } else {
+            INPUTS
+        }
+    }
+
+    /// The bound of a first-layer weight: with king buckets each of a piece's two columns is
+    /// kept within half of [`CLIP`].
+    pub fn first_layer_bound(self) -> f32 {
+        if self.king_buckets {
+            CLIP / 2.0
+        } else {
+            CLIP
+        }
     }
 
     /// Where the output weights start in the parameters.
     fn output_start(self) -> usize {
-        (INPUTS + 1) * self.hidden
+        (self.columns() + 1) * self.hidden
+    }
+
+    /// Turns one side's inputs (`n` of them, one per piece, as the engine's plain network
+    /// numbers them) into the training columns of this shape, in place: unchanged without
+    /// king buckets; with them, each input's column in its side's king bucket, then its column
+    /// in the shared set. Returns how many there are.
+    pub fn expand(self, inputs: &mut [u16; 64], n: usize) -> usize {
+        if !self.king_buckets {
+            return n;
+        }
+        // The side's own general is input `square` (own pieces' generals come first), with the
+        // square as the side sees the board: rank × 9 + file.
+        let general = inputs[..n]
+            .iter()
+            .map(|&i| usize::from(i))
+            .find(|&i| i < 90)
+            .unwrap_or(4);
+        let (rank, file) = (general / 9, general % 9);
+        let bucket = rank.min(2) * 3 + file.clamp(3, 5) - 3;
+        for j in 0..n {
+            let input = usize::from(inputs[j]);
+            inputs[n + j] = (KING_BUCKETS * INPUTS + input) as u16;
+            inputs[j] = (bucket * INPUTS + input) as u16;
+        }
+        2 * n
+    }
+
+    /// Pieces on the board, from the count of one side's training columns.
+    fn pieces(self, columns: usize) -> u32 {
+        (if self.king_buckets {
+            columns / 2
+        } else {
+            columns
+        }) as u32
     }
 }
 
@@ -95,7 +162,10 @@ impl Model {
         let mut rng = Rng::new(seed);
         let mut uniform = |half: f32| ((rng.unit() * 2.0 - 1.0) as f32) * half;
         let mut params = vec![0.0; Model::size(shape)];
-        for w in &mut params[..INPUTS * hidden] {
+        // With king buckets the shared set starts as a plain network's first layer and the
+        // buckets' own sets at 0: every bucket starts from the same values.
+        let shared = (shape.columns() - INPUTS) * hidden;
+        for w in &mut params[shared..shape.columns() * hidden] {
             *w = uniform(0.1);
         }
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -114,7 +184,7 @@ impl Model {
 
     /// Parameters of a network of `shape`.
     pub fn size(shape: Shape) -> usize {
-        (INPUTS + 1) * shape.hidden + shape.buckets * (2 * shape.hidden + 1)
+        (shape.columns() + 1) * shape.hidden + shape.buckets * (2 * shape.hidden + 1)
     }
 
     /// Units in the first layer.
@@ -147,6 +217,8 @@ impl Model {
     pub fn bound(&self, i: usize) -> f32 {
         if i >= self.output_bias_start() {
             OUTPUT_BIAS_CLIP
+        } else if i < self.shape.columns() * self.shape.hidden {
+            self.shape.first_layer_bound()
         } else {
             CLIP
         }
@@ -155,8 +227,14 @@ impl Model {
     /// Brings every parameter within its bound.
     pub fn clip(&mut self) {
         let biases = self.output_bias_start();
+        let first = self.shape.columns() * self.shape.hidden;
+        let bound = self.shape.first_layer_bound();
         let (weights, output_biases) = self.params.split_at_mut(biases);
-        for w in weights {
+        let (columns, rest) = weights.split_at_mut(first);
+        for w in columns {
+            *w = w.clamp(-bound, bound);
+        }
+        for w in rest {
             *w = w.clamp(-CLIP, CLIP);
         }
         for b in output_biases {
@@ -170,13 +248,13 @@ impl Model {
     }
 
     fn bias(&self) -> &[f32] {
-        let h = self.shape.hidden;
-        &self.params[INPUTS * h..(INPUTS + 1) * h]
+        let (h, c) = (self.shape.hidden, self.shape.columns());
+        &self.params[c * h..(c + 1) * h]
     }
 
-    /// The output bucket of a position whose side has these inputs (one per piece).
+    /// The output bucket of a position whose side has these training columns.
     fn bucket(&self, us: &[u16]) -> usize {
-        output_bucket(us.len() as u32, self.shape.buckets)
+        output_bucket(self.shape.pieces(us.len()), self.shape.buckets)
     }
 
     /// Where bucket `b`'s output weights start in the parameters.
@@ -277,7 +355,8 @@ impl Model {
         for (a, w) in scratch.them.iter_mut().zip(other) {
             *a = g * w * screlu_slope(*a);
         }
-        let bias_grad = &mut grad.values[INPUTS * h..(INPUTS + 1) * h];
+        let c = self.shape.columns();
+        let bias_grad = &mut grad.values[c * h..(c + 1) * h];
         for ((b, du), dt) in bias_grad.iter_mut().zip(&scratch.us).zip(&scratch.them) {
             *b += du + dt;
         }
@@ -297,6 +376,30 @@ impl Model {
     /// The model with every parameter rounded as the export rounds it, back in floats: its
     /// evaluation differs from the integer network's only by the engine's integer divisions.
     pub fn rounded(&self) -> Model {
+        if self.shape.king_buckets {
+            return self.merged().rounded_plainly();
+        }
+        self.rounded_plainly()
+    }
+
+    /// With king buckets, the same network with the shared set added into every bucket's set
+    /// and then zero: what the export writes, in the training layout.
+    fn merged(&self) -> Model {
+        let h = self.shape.hidden;
+        let shared = KING_BUCKETS * INPUTS * h;
+        let mut merged = self.clone();
+        let (buckets, rest) = merged.params.split_at_mut(shared);
+        let shared_set = &mut rest[..INPUTS * h];
+        for set in buckets.chunks_exact_mut(INPUTS * h) {
+            for (w, s) in set.iter_mut().zip(shared_set.iter()) {
+                *w += s;
+            }
+        }
+        shared_set.fill(0.0);
+        merged
+    }
+
+    fn rounded_plainly(&self) -> Model {
         let output_start = self.shape.output_start();
         let biases = self.output_bias_start();
         let grid = |i: usize| {
@@ -320,9 +423,17 @@ impl Model {
     /// The engine's integer network: every weight rounded as the file format says (the
     /// parameters are within [`CLIP`], so the engine's range checks pass).
     pub fn to_network(&self) -> anyhow::Result<Network> {
+        if self.shape.king_buckets {
+            return self.merged().network_of(KING_BUCKETS * INPUTS);
+        }
+        self.network_of(INPUTS)
+    }
+
+    /// The integer network of the first `inputs` columns and the rest of the layers.
+    fn network_of(&self, inputs: usize) -> anyhow::Result<Network> {
         let h = self.shape.hidden;
         let round = |w: f32, q: i32| (w * q as f32).round() as i16;
-        let feature_weights = self.params[..INPUTS * h]
+        let feature_weights = self.params[..inputs * h]
             .iter()
             .map(|&w| round(w, QA))
             .collect();
@@ -346,7 +457,7 @@ impl Gradient {
         Gradient {
             shape,
             values: vec![0.0; Model::size(shape)],
-            touched: vec![false; INPUTS],
+            touched: vec![false; shape.columns()],
         }
     }
 
@@ -359,7 +470,7 @@ impl Gradient {
                 *touched = false;
             }
         }
-        self.values[INPUTS * h..].fill(0.0);
+        self.values[self.shape.columns() * h..].fill(0.0);
     }
 }
 

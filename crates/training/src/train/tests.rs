@@ -69,6 +69,7 @@ fn args(dir: &Path, out: &Path) -> TrainArgs {
         validation_chunks: Some(1),
         hidden: 16,
         output_buckets: 1,
+        king_buckets: false,
         epochs: 3,
         batch: 256,
         lr: 0.01,
@@ -134,12 +135,12 @@ fn the_loss_falls_over_the_epochs() {
 
 #[test]
 fn the_exported_network_evaluates_as_the_float_one() {
-    for buckets in [1, 4] {
-        exported_network_evaluates_as_the_float_one(buckets);
+    for (buckets, king_buckets) in [(1, false), (4, false), (1, true)] {
+        exported_network_evaluates_as_the_float_one(buckets, king_buckets);
     }
 }
 
-fn exported_network_evaluates_as_the_float_one(buckets: usize) {
+fn exported_network_evaluates_as_the_float_one(buckets: usize, king_buckets: bool) {
     let samples = random_samples(12, 7);
     let mut data = Positions::default();
     for s in &samples {
@@ -148,6 +149,7 @@ fn exported_network_evaluates_as_the_float_one(buckets: usize) {
     let settings = Settings {
         hidden: 32,
         buckets,
+        king_buckets,
         epochs: 3,
         batch: 128,
         lr: 0.01,
@@ -165,11 +167,12 @@ fn exported_network_evaluates_as_the_float_one(buckets: usize) {
     let bytes = state.model.to_network().unwrap().to_bytes();
     let network = Network::from_bytes(&bytes).unwrap();
     let (mirror, mut scratch) = (Mirror::new(), Scratch::new(32));
-    let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+    let (mut us, mut them) = ([0u16; 64], [0u16; 64]);
+    let shape = settings.shape();
     let rounded = state.model.rounded();
     let (mut worst, mut worst_rounded, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
     for (i, s) in samples.iter().enumerate() {
-        let n = data.inputs(i, &mirror, &mut us, &mut them);
+        let n = trainer::columns(&data, i, &mirror, None, shape, &mut us, &mut them);
         let float = state.model.evaluate(&us[..n], &them[..n], &mut scratch);
         let on_grid = rounded.evaluate(&us[..n], &them[..n], &mut scratch);
         let integer = network.evaluate(&s.to_position().unwrap()) as f32;
@@ -210,8 +213,9 @@ fn reference_loss(
     k_scale: f64,
 ) -> f64 {
     let (h, buckets) = (shape.hidden, shape.buckets);
-    let inputs = xiangqi_engine::nnue::features::INPUTS;
-    let bucket = xiangqi_engine::nnue::output_bucket(us.len() as u32, buckets);
+    let inputs = shape.columns();
+    let pieces = us.len() / if shape.king_buckets { 2 } else { 1 };
+    let bucket = xiangqi_engine::nnue::output_bucket(pieces as u32, buckets);
     let bias = &params[inputs * h..(inputs + 1) * h];
     let out_start = (inputs + 1) * h + bucket * 2 * h;
     let out = &params[out_start..out_start + 2 * h];
@@ -232,10 +236,11 @@ fn reference_loss(
 
 #[test]
 fn the_backward_pass_matches_finite_differences() {
-    for buckets in [1, 8] {
+    for (buckets, king_buckets) in [(1, false), (8, false), (2, true)] {
         backward_pass_matches_finite_differences(Shape {
             hidden: 16,
             buckets,
+            king_buckets,
         });
     }
 }
@@ -244,7 +249,7 @@ fn backward_pass_matches_finite_differences(shape: Shape) {
     let h = shape.hidden;
     let mut model = Model::new(shape, 11);
     // Biases away from zero, so that some units sit inside SCReLU's curve and some outside.
-    let inputs = xiangqi_engine::nnue::features::INPUTS;
+    let inputs = shape.columns();
     for (j, b) in model.params_mut()[inputs * h..(inputs + 1) * h]
         .iter_mut()
         .enumerate()
@@ -261,8 +266,8 @@ fn backward_pass_matches_finite_differences(shape: Shape) {
     let mut rng = Rng::new(1);
     let mut checked = 0;
     for i in [0, 7, 19] {
-        let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
-        let n = data.inputs(i, &mirror, &mut us, &mut them);
+        let (mut us, mut them) = ([0u16; 64], [0u16; 64]);
+        let n = trainer::columns(&data, i, &mirror, None, shape, &mut us, &mut them);
         let (us, them) = (&us[..n], &them[..n]);
         let target = 0.9f64;
         let mut grad = Gradient::new(shape);
@@ -279,10 +284,12 @@ fn backward_pass_matches_finite_differences(shape: Shape) {
         // Parameters to check: the active columns of both sides, the biases, the output
         // weights and bias of the position's bucket and of the next bucket (with several, the
         // next one's gradient is 0), and a column no piece uses (0 too).
-        let bucket = xiangqi_engine::nnue::output_bucket(us.len() as u32, shape.buckets);
+        let pieces = us.len() / if shape.king_buckets { 2 } else { 1 };
+        let bucket = xiangqi_engine::nnue::output_bucket(pieces as u32, shape.buckets);
         let other = (bucket + 1) % shape.buckets;
         let mut which: Vec<usize> = Vec::new();
-        for &input in us.iter().chain(them).take(6) {
+        // Every fifth of the columns: with king buckets both bucketed and shared ones.
+        for &input in us.iter().chain(them).step_by(5).take(6) {
             which.push(usize::from(input) * h + rng.below(h as u64) as usize);
         }
         which.extend((0..4).map(|j| inputs * h + j * 4));
@@ -319,21 +326,29 @@ fn backward_pass_matches_finite_differences(shape: Shape) {
 }
 
 #[test]
-fn a_network_with_output_buckets_is_written_and_loads() {
+fn a_network_with_buckets_is_written_and_loads() {
     let dir = data_dir("buckets", 3, 4);
     let out = dir.join("net.nnue");
     let mut a = args(&dir, &out);
     a.output_buckets = 4;
+    a.king_buckets = true;
     a.checkpoint = Some(dir.join("train.ckpt"));
     let outcome = run_quietly(&a).unwrap();
     let network = Network::load(&out).unwrap();
-    assert_eq!(network.output_buckets(), 4);
+    assert_eq!(
+        (network.output_buckets(), network.has_king_buckets()),
+        (4, true)
+    );
     assert_eq!(network.to_bytes(), outcome.network);
-    // A checkpoint of four buckets does not resume as a network of one.
+    // A checkpoint of other buckets does not resume.
     a.resume = true;
-    a.output_buckets = 1;
-    let err = format!("{:#}", run_quietly(&a).unwrap_err());
-    assert!(err.contains("output buckets"), "{err}");
+    for (output_buckets, king_buckets) in [(1, true), (4, false)] {
+        a.output_buckets = output_buckets;
+        a.king_buckets = king_buckets;
+        // Refused by its size, or by its number of parameters.
+        let err = format!("{:#}", run_quietly(&a).unwrap_err());
+        assert!(err.contains("checkpoint"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -20,6 +20,8 @@ pub struct Settings {
     pub hidden: usize,
     /// Output buckets (1: one output layer for every position).
     pub buckets: usize,
+    /// A set of inputs for each palace square of the side's own general.
+    pub king_buckets: bool,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per Adam step.
@@ -69,6 +71,7 @@ impl Settings {
         Shape {
             hidden: self.hidden,
             buckets: self.buckets,
+            king_buckets: self.king_buckets,
         }
     }
 }
@@ -190,14 +193,12 @@ pub fn train_epoch(
         shards::run(&mut shards, settings.threads, |s, shard| {
             shard.grad.clear();
             shard.loss = 0.0;
-            let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+            let (mut us, mut them) = ([0u16; 64], [0u16; 64]);
             for &i in &batch[shards::range(batch.len(), SHARDS, s)] {
                 let i = i as usize;
-                let n = data.inputs(i, &mirror, &mut us, &mut them);
-                if settings.flip_files && flipped(settings.seed, epoch, i) {
-                    flip.apply(&mut us[..n]);
-                    flip.apply(&mut them[..n]);
-                }
+                let mirrored = settings.flip_files && flipped(settings.seed, epoch, i);
+                let files = mirrored.then_some(&flip);
+                let n = columns(data, i, &mirror, files, shape, &mut us, &mut them);
                 let l = model.backward(
                     &us[..n],
                     &them[..n],
@@ -224,6 +225,30 @@ pub fn train_epoch(
     loss / data.len().max(1) as f64
 }
 
+/// The training columns of position `i` of `data` for a network of `shape`, the side to move's
+/// in `us` and the other side's in `them`, the files mirrored when `flip` is given; returns
+/// how many each side has.
+pub fn columns(
+    data: &Positions,
+    i: usize,
+    mirror: &Mirror,
+    flip: Option<&FileFlip>,
+    shape: Shape,
+    us: &mut [u16; 64],
+    them: &mut [u16; 64],
+) -> usize {
+    let (mut red_view, mut black_view) = ([0u16; 32], [0u16; 32]);
+    let n = data.inputs(i, mirror, &mut red_view, &mut black_view);
+    if let Some(flip) = flip {
+        flip.apply(&mut red_view[..n]);
+        flip.apply(&mut black_view[..n]);
+    }
+    us[..n].copy_from_slice(&red_view[..n]);
+    them[..n].copy_from_slice(&black_view[..n]);
+    shape.expand(them, n);
+    shape.expand(us, n)
+}
+
 /// The float network's mean loss on `data` against `targets`.
 pub fn validation_loss(
     model: &Model,
@@ -238,9 +263,9 @@ pub fn validation_loss(
         .map(|_| (Scratch::new(model.hidden()), 0.0))
         .collect();
     shards::run(&mut sums, threads, |s, (scratch, sum)| {
-        let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+        let (mut us, mut them) = ([0u16; 64], [0u16; 64]);
         for i in shards::range(data.len(), SHARDS, s) {
-            let n = data.inputs(i, &mirror, &mut us, &mut them);
+            let n = columns(data, i, &mirror, None, model.shape(), &mut us, &mut them);
             *sum += f64::from(model.loss(&us[..n], &them[..n], targets[i], k_scale, scratch));
         }
     });
