@@ -504,25 +504,33 @@ fn game_mates_are_well_formed() {
 fn game_mates_are_exact() {
     let mut failures = Vec::new();
     for p in game_mates() {
-        let mut pos = p.position();
-        let mut shorter = Prover::with_limit(HARVEST_BUDGET);
-        let has_shorter = shorter.mates_in(&mut pos, p.n - 1);
-        let mut exact = Prover::with_limit(HARVEST_BUDGET);
-        let mates = !has_shorter && exact.mates_in(&mut pos, p.n);
-        let verdict = if shorter.gave_up() {
-            "no answer to \"a shorter mate?\""
-        } else if has_shorter {
-            "a shorter mate"
-        } else if exact.gave_up() {
-            "no answer to \"a mate in N?\""
-        } else if !mates {
-            "no mate in N"
-        } else {
-            continue;
-        };
-        failures.push(format!("line {} ({}): {verdict}", p.line, p.id));
+        if let Err(why) = exactly_mate_in(&mut p.position(), p.n) {
+            failures.push(format!("line {} ({}): {why}", p.line, p.id));
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Whether the prover shows, within [`HARVEST_BUDGET`] positions for each question, that the
+/// side to move mates in `n` and not in `n - 1`; if not, why not.
+fn exactly_mate_in(pos: &mut Position, n: u32) -> Result<(), &'static str> {
+    let mut shorter = Prover::with_limit(HARVEST_BUDGET);
+    let has_shorter = shorter.mates_in(pos, n - 1);
+    if shorter.gave_up() {
+        return Err("no answer to \"a shorter mate?\" within the budget");
+    }
+    if has_shorter {
+        return Err("a shorter mate exists");
+    }
+    let mut exact = Prover::with_limit(HARVEST_BUDGET);
+    let mates = exact.mates_in(pos, n);
+    if exact.gave_up() {
+        Err("no answer to \"a mate in N?\" within the budget")
+    } else if !mates {
+        Err("no mate in N")
+    } else {
+        Ok(())
+    }
 }
 
 /// The engine, fresh and with one thread, told to look for a mate in N (`go mate N`), finds it
@@ -611,23 +619,7 @@ fn harvest_game_mates() {
         }
         let mut pos = Position::from_fen(fen).expect("a shipped puzzle's FEN");
         let started = Instant::now();
-        let mut shorter = Prover::with_limit(HARVEST_BUDGET);
-        let has_shorter = shorter.mates_in(&mut pos, n - 1);
-        let verdict = if shorter.gave_up() {
-            Err("no answer to \"a shorter mate?\" within the budget")
-        } else if has_shorter {
-            Err("a shorter mate exists")
-        } else {
-            let mut exact = Prover::with_limit(HARVEST_BUDGET);
-            let mates = exact.mates_in(&mut pos, n);
-            if exact.gave_up() {
-                Err("no answer to \"a mate in N?\" within the budget")
-            } else if !mates {
-                Err("no mate in N")
-            } else {
-                Ok(())
-            }
-        };
+        let verdict = exactly_mate_in(&mut pos, n);
         let seconds = started.elapsed().as_secs_f64();
         match verdict {
             Ok(()) => {
