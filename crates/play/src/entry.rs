@@ -198,6 +198,15 @@ impl GameEntry {
         if self.game.version() != undone {
             self.forget_reports();
         }
+        // A pause that could not be kept: the computer's search waiting with it goes on.
+        if !self.game.clock().is_some_and(|clock| clock.is_paused()) {
+            let version = self.game.version();
+            if let Some(job) = self.job.as_mut() {
+                if job.paused.swap(false, Ordering::Relaxed) {
+                    job.version = version;
+                }
+            }
+        }
     }
 
     /// Notes that the game's page asked about it at `now`.

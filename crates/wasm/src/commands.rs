@@ -769,6 +769,30 @@ mod tests {
     }
 
     #[test]
+    fn a_pause_storage_refuses_leaves_no_search_waiting() {
+        let (mut games, mut engine) = (Session::default(), Session::default());
+        ask(&mut games, r#"{"cmd":"pausable","pausable":true}"#);
+        let (id, _) = computer_to_move_on_the_clock(&mut games);
+        let paused = api(&mut games, "POST", &format!("/api/games/{id}/pause"), "");
+        assert_eq!(paused["effects"]["pause"], true, "{paused}");
+        let (refused, _) = ask(
+            &mut games,
+            r#"{"cmd":"not_kept","full":true,"reason":"QuotaExceededError"}"#,
+        );
+        assert_eq!(refused["status"], 507, "{refused}");
+        // The undone pause's search is stopped and the game's own starts again.
+        let effects = refused["effects"].clone();
+        assert_eq!(effects["stop"], true, "{effects}");
+        assert!(effects["start"].is_object(), "{effects}");
+        let view = body(&api(&mut games, "GET", &format!("/api/games/{id}"), ""));
+        assert_eq!(view["clock"]["paused"], false, "{view}");
+        run_search(&mut games, &mut engine, &effects);
+        ask(&mut games, r#"{"cmd":"kept"}"#);
+        let view = body(&api(&mut games, "GET", &format!("/api/games/{id}"), ""));
+        assert_eq!(view["moves"].as_array().unwrap().len(), 2, "{view}");
+    }
+
+    #[test]
     fn a_pause_stops_the_search_when_the_engine_cannot_wait() {
         let mut games = Session::default();
         let (id, _) = computer_to_move_on_the_clock(&mut games);

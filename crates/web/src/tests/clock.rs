@@ -248,3 +248,22 @@ async fn a_pause_keeps_the_computer_s_search() {
     // Its time ran only while it searched: not during the pause.
     assert!(main_ms(&moved, "red") + 5_000 > red, "{moved}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_the_disk_refuses_lets_the_computer_s_search_go_on() {
+    let t = Test::new();
+    let (id, _stops) = t.computer_thinking(1.0).await;
+    t.wait(&id, "the computer's search", |g| {
+        g["analysis"]["depth"].as_u64() >= Some(4)
+    })
+    .await;
+    xiangqi_files::disk::faults::inject(&t.dir.0, std::io::ErrorKind::StorageFull);
+    let (s, body) = t
+        .call("POST", &format!("/api/games/{id}/pause"), None)
+        .await;
+    assert_error(s, &body, StatusCode::INSUFFICIENT_STORAGE);
+    xiangqi_files::disk::faults::clear(&t.dir.0);
+    // The game was not paused, so neither is the search: its move comes on its clock.
+    let moved = t.wait(&id, "the computer's move", |g| plies(g) == 1).await;
+    assert_eq!(moved["clock"]["paused"], false, "{moved}");
+}
