@@ -47,6 +47,10 @@ pub struct EngineOptions {
     /// Endgame tables to probe (none by default). Weakened levels do not use them: they would
     /// play the endings perfectly, which no level's calibration allows for.
     pub tablebases: Option<Tablebases>,
+    /// Score every repetition as a draw instead of judging it by the rules (perpetual check or
+    /// chase loses): the search then plays the bare game, whose mates are the ones the endgame
+    /// tables count. Only for checking the tables against the search (`tablebases::check`).
+    pub repetition_is_draw: bool,
 }
 
 impl Default for EngineOptions {
@@ -61,6 +65,7 @@ impl Default for EngineOptions {
             own_book: true,
             network: Some(crate::nnue::embedded()),
             tablebases: None,
+            repetition_is_draw: false,
         }
     }
 }
@@ -620,6 +625,7 @@ fn run(
         reported_lines: options.multipv,
         move_overhead: options.move_overhead,
         tablebases,
+        repetition_is_draw: options.repetition_is_draw,
     };
     let network = search_network(options, request).cloned();
     let eval = Evaluation {

@@ -5,7 +5,9 @@
 
 use xiangqi::Position;
 use xiangqi_engine::random::Rng;
-use xiangqi_engine::tablebases::{check_against_search, random_positions, SearchCheck};
+use xiangqi_engine::tablebases::{
+    check_against_search, checking_engine, random_positions, SearchCheck,
+};
 use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest, Tablebases};
 use xiangqi_tablebase::{Material, Tables, Value};
 
@@ -34,7 +36,7 @@ fn every_mate_the_search_proves_is_in_the_tables() {
         tables.generate(name.parse().unwrap(), &mut |_| {});
     }
     let mut rng = Rng::new(39);
-    let mut engine = engine(None);
+    let mut engine = checking_engine();
     let mut mates = 0;
     for name in sets {
         for pos in random_positions(name.parse().unwrap(), 12, &mut rng) {
@@ -56,13 +58,13 @@ fn a_wrong_value_is_caught_by_the_search() {
     // Mate in two (three plies): the search sees it at depth 5.
     let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
     assert_eq!(
-        check_against_search(&mut engine(None), &pos, Value::Win(3), 5),
+        check_against_search(&mut checking_engine(), &pos, Value::Win(3), 5),
         SearchCheck::Mate
     );
     // A slower mate, a draw or a loss each contradict the mate the search proves (a faster
     // one would not: a search need not find the fastest).
     for wrong in [Value::Draw, Value::Win(5), Value::Loss(4)] {
-        let said = check_against_search(&mut engine(None), &pos, wrong, 5);
+        let said = check_against_search(&mut checking_engine(), &pos, wrong, 5);
         assert!(
             matches!(&said, SearchCheck::Disagrees(why) if why.contains("the search mates in 3 plies")),
             "{wrong}: {said:?}"
@@ -70,9 +72,35 @@ fn a_wrong_value_is_caught_by_the_search() {
     }
     // Too shallow to see it, the search cannot say a draw is wrong, but a mate in one it must.
     assert_eq!(
-        check_against_search(&mut engine(None), &pos, Value::Draw, 1),
+        check_against_search(&mut checking_engine(), &pos, Value::Draw, 1),
         SearchCheck::NoMate
     );
+}
+
+/// Positions of `KRHKR` and `KRRKR` whose values involve the perpetual-check rule, found by
+/// `tb crosscheck` when it searched with the rules: the rules' engine reports "mates" there
+/// (a repetition inside the search loses at once for the side that checked all through it),
+/// the checking engine does not.
+#[test]
+fn wins_by_the_rule_are_not_taken_for_mates() {
+    let rule_win = Value::RuleWin(xiangqi_tablebase::Rank::new(0).unwrap());
+    let cases = [
+        // The table: a win by the rule; the rules' search: a mate in 13 plies.
+        ("1r7/3k5/9/9/3N5/9/2R6/9/9/3K5 w - - 0 1", rule_win),
+        // The table: a mate in 23 plies; the rules' search: a mate in 15.
+        ("9/1N2k4/9/9/9/1R7/7r1/9/3K5/9 w - - 0 1", Value::Win(23)),
+    ];
+    for (fen, value) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut with_rules = engine(None);
+        let said = check_against_search(&mut with_rules, &pos, value, 10);
+        assert!(matches!(said, SearchCheck::Disagrees(_)), "{fen}: {said:?}");
+        let said = check_against_search(&mut checking_engine(), &pos, value, 10);
+        assert!(
+            !matches!(said, SearchCheck::Disagrees(_)),
+            "{fen}: {said:?}"
+        );
+    }
 }
 
 #[test]

@@ -6,8 +6,9 @@ use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 use xiangqi_engine::random::Rng;
-use xiangqi_engine::tablebases::{check_against_search, random_positions, SearchCheck};
-use xiangqi_engine::{Engine, EngineOptions};
+use xiangqi_engine::tablebases::{
+    check_against_search, checking_engine, random_positions, SearchCheck,
+};
 use xiangqi_files::outln;
 use xiangqi_tablebase::folder::read_table;
 
@@ -33,13 +34,7 @@ pub struct CrosscheckArgs {
 /// Runs `tb crosscheck`: every disagreement is printed, and any makes it fail.
 pub fn run(args: &CrosscheckArgs) -> Result<()> {
     let wanted = super::tb_folder::chosen_tables(&args.dir, &args.material)?;
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: 16,
-        own_book: false,
-        seed: Some(1),
-        tablebases: None,
-        ..EngineOptions::default()
-    });
+    let mut engine = checking_engine();
     let mut rng = Rng::new(args.seed);
     let all_started = Instant::now();
     let (mut searched, mut mates, mut disagreements) = (0, 0, 0);

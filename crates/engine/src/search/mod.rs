@@ -168,6 +168,8 @@ pub struct SearchConfig {
     pub move_overhead: Duration,
     /// Endgame tables to probe, if any.
     pub tablebases: Option<Tablebases>,
+    /// Every repetition is a draw (see `EngineOptions::repetition_is_draw`).
+    pub repetition_is_draw: bool,
 }
 
 /// A searching thread.

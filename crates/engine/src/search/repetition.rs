@@ -46,6 +46,9 @@ impl Worker<'_> {
 
     /// Judges the cycle of the last `back` plies and scores it for the side to move.
     fn judge(&self, back: usize, ply: usize) -> i32 {
+        if self.config.repetition_is_draw {
+            return DRAW;
+        }
         let n = self.line.len();
         let cycle = &self.line[n - back..];
         // Rewind a copy to the start of the cycle, then replay it to see what each move chased.

@@ -3,10 +3,16 @@
 //! every mate the search suffers a loss in the table; and a mate of one or two plies in the
 //! table must not escape the search. Two independent answers to the same question, so a
 //! fault in either shows (`xiangqi tb crosscheck`, and a test).
+//!
+//! The search plays the bare game for this ([`checking_engine`]): it scores every repetition
+//! as a draw. Judged by the rules, a repetition inside a search loses at once for the side
+//! that checked or chased all through it, so its "mate" scores would count wins by the rules
+//! too, and sooner than the tables' mates, which are the bare game's: the defender may repeat
+//! a position once before it must change its move, and the tables do not judge chases.
 
 use crate::random::Rng;
 use crate::score::{MATE, MATE_BOUND};
-use crate::{Engine, Limits, SearchRequest};
+use crate::{Engine, EngineOptions, Limits, SearchRequest};
 use xiangqi::{Color, Position};
 use xiangqi_tablebase::layout::Layout;
 use xiangqi_tablebase::{Material, Value};
@@ -46,8 +52,21 @@ pub enum SearchCheck {
     Disagrees(String),
 }
 
-/// Searches `pos` to `depth` plies with `engine` (which must have no tables) and compares
-/// the result with `value`, the table's value of `pos`.
+/// The engine for [`check_against_search`]: no tables, no book, one thread, a fixed seed, and
+/// every repetition a draw (see the module notes).
+pub fn checking_engine() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 16,
+        own_book: false,
+        seed: Some(1),
+        tablebases: None,
+        repetition_is_draw: true,
+        ..EngineOptions::default()
+    })
+}
+
+/// Searches `pos` to `depth` plies with `engine` (a [`checking_engine`]) and compares the
+/// result with `value`, the table's value of `pos`.
 pub fn check_against_search(
     engine: &mut Engine,
     pos: &Position,

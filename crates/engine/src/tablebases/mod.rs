@@ -12,7 +12,7 @@
 
 mod check;
 
-pub use check::{check_against_search, random_positions, SearchCheck};
+pub use check::{check_against_search, checking_engine, random_positions, SearchCheck};
 
 use crate::score::{mate_in, DRAW, MATE_BOUND, MAX_PLY};
 use std::fmt;
