@@ -393,10 +393,13 @@ impl Session {
         match ChosenNetwork::load(path) {
             Ok(chosen) => {
                 let units = chosen.network.hidden();
-                let buckets = match chosen.network.output_buckets() {
+                let mut buckets = match chosen.network.output_buckets() {
                     1 => String::new(),
                     b => format!(", {b} output buckets"),
                 };
+                if chosen.network.has_king_buckets() {
+                    buckets += ", king buckets";
+                }
                 self.network = chosen;
                 if self.engine.options().network.is_some() {
                     self.engine
