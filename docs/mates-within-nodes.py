@@ -14,21 +14,12 @@ unlike `go mate N` (the test `engine_finds_game_mates`), the search does not sto
 so the counts can differ from the test's by a problem or two. Given ids, only those problems.
 """
 
-import subprocess
 import sys
 from pathlib import Path
 
-SUITE = Path(__file__).resolve().parent.parent / "crates/engine/tests/data/mates.txt"
+from mate_suite import SUITE, Engine, problems
+
 BUDGETS = (20_000, 50_000, 100_000, 150_000, 300_000, 500_000)
-
-
-def problems(suite):
-    """(FEN, N, id) for each problem of the suite."""
-    for line in suite.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            fen, mate, comment = (part.strip() for part in line.split(";", 2))
-            yield fen, int(mate.split()[1]), comment.split(":")[0]
 
 
 def nodes_of(info_line):
@@ -41,34 +32,13 @@ def main():
     binary, limit = sys.argv[1], int(sys.argv[2])
     suite = Path(sys.argv[3]) if len(sys.argv) > 3 else SUITE
     only = set(sys.argv[4:])
-    engine = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, bufsize=1)
-
-    def send(command):
-        engine.stdin.write(command + "\n")
-        engine.stdin.flush()
-
-    def read_until(prefix):
-        lines = []
-        for line in engine.stdout:
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                break
-        return lines
-
-    send("uci")
-    read_until("uciok")
+    engine = Engine(binary)
     results = []
     for fen, n, problem_id in problems(suite):
         if only and problem_id not in only:
             continue
-        send("ucinewgame")
-        send("isready")
-        read_until("readyok")
-        send(f"position fen {fen}")
-        send(f"go nodes {limit}")
         found = None
-        for line in read_until("bestmove"):
+        for line in engine.search(fen, f"nodes {limit}"):
             if " score " not in line:
                 continue
             if f" score mate {n} " in line:
@@ -78,7 +48,7 @@ def main():
                 found = None  # the exact mate was lost again
         results.append(found)
         print(problem_id, "-" if found is None else found, flush=True)
-    send("quit")
+    engine.quit()
     for budget in BUDGETS:
         solved = sum(1 for f in results if f is not None and f <= budget)
         print(f"within {budget}: {solved} of {len(results)}")
