@@ -15,17 +15,18 @@ engine scores a perpetual check as lost where the repetition comes, which the su
 import sys
 from pathlib import Path
 
-from mate_suite import SUITE, Engine, problems
+from mate_suite import SUITE, problems
+from uci_engine import UciEngine
 
 
 def main():
     binary, ms = sys.argv[1], sys.argv[2]
     suite = Path(sys.argv[3]) if len(sys.argv) > 3 else SUITE
-    engine = Engine(binary)
+    engine = UciEngine(binary, "engine")
     solved = sooner = total = 0
     for fen, n, problem_id in problems(suite):
         total += 1
-        mates = [l for l in engine.search(fen, f"movetime {ms}") if " score mate " in l]
+        mates = [l for l in engine.search(f"fen {fen}", f"movetime {ms}") if " score mate " in l]
         found = int(mates[-1].split(" score mate ")[1].split()[0]) if mates else None
         if found == n:
             solved += 1

@@ -17,7 +17,8 @@ so the counts can differ from the test's by a problem or two. Given ids, only th
 import sys
 from pathlib import Path
 
-from mate_suite import SUITE, Engine, problems
+from mate_suite import SUITE, problems
+from uci_engine import UciEngine
 
 BUDGETS = (20_000, 50_000, 100_000, 150_000, 300_000, 500_000)
 
@@ -32,13 +33,13 @@ def main():
     binary, limit = sys.argv[1], int(sys.argv[2])
     suite = Path(sys.argv[3]) if len(sys.argv) > 3 else SUITE
     only = set(sys.argv[4:])
-    engine = Engine(binary)
+    engine = UciEngine(binary, "engine")
     results = []
     for fen, n, problem_id in problems(suite):
         if only and problem_id not in only:
             continue
         found = None
-        for line in engine.search(fen, f"nodes {limit}"):
+        for line in engine.search(f"fen {fen}", f"nodes {limit}"):
             if " score " not in line:
                 continue
             if f" score mate {n} " in line:

@@ -22,6 +22,8 @@ import tempfile
 import time
 import urllib.request
 
+from uci_engine import UciEngine
+
 CHANCE_SCALE = 250.0
 MARKS = [("blunder", 0.25), ("mistake", 0.11), ("inaccuracy", 0.05)]
 RANK = {"inaccuracy": 1, "mistake": 2, "blunder": 3}
@@ -59,53 +61,29 @@ def call(base, method, path, body=None, content_type="application/json"):
         return json.loads(r.read() or b"null")
 
 
-class Uci:
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name MultiPV value 2")
-        self.send("setoption name OwnBook value false")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine ended")
-            lines.append(line.split())
-            if line.startswith(word):
-                return lines
-
-    def compare(self, fen, moves, played, better, ms):
-        self.send("ucinewgame")
-        self.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}")
-        self.send(f"go movetime {ms} searchmoves {played} {better}")
-        scores = {}
-        depth_of = {}
-        for words in self.wait("bestmove"):
-            if words[:1] != ["info"] or "multipv" not in words or "pv" not in words:
-                continue
-            depth = int(words[words.index("depth") + 1])
-            move = words[words.index("pv") + 1]
-            if "cp" in words:
-                score = int(words[words.index("cp") + 1])
-            else:
-                # A mate, capped as the review caps every score.
-                score = 2000 if int(words[words.index("mate") + 1]) > 0 else -2000
-            if depth >= depth_of.get(move, 0):
-                depth_of[move] = depth
-                scores[move] = score
-        if played not in scores or better not in scores:
-            return None
-        return scores[played], scores[better], min(depth_of[played], depth_of[better])
+def compare(engine, fen, moves, played, better, ms):
+    """The scores of `played` and `better` after `moves` from `fen`, searched side by side for
+    `ms` milliseconds, and the lesser of their depths; None if either has no score."""
+    position = f"fen {fen} moves {' '.join(moves)}" if moves else f"fen {fen}"
+    scores = {}
+    depth_of = {}
+    for line in engine.search(position, f"movetime {ms} searchmoves {played} {better}"):
+        words = line.split()
+        if words[:1] != ["info"] or "multipv" not in words or "pv" not in words:
+            continue
+        depth = int(words[words.index("depth") + 1])
+        move = words[words.index("pv") + 1]
+        if "cp" in words:
+            score = int(words[words.index("cp") + 1])
+        else:
+            # A mate, capped as the review caps every score.
+            score = 2000 if int(words[words.index("mate") + 1]) > 0 else -2000
+        if depth >= depth_of.get(move, 0):
+            depth_of[move] = depth
+            scores[move] = score
+    if played not in scores or better not in scores:
+        return None
+    return scores[played], scores[better], min(depth_of[played], depth_of[better])
 
 
 def main():
@@ -124,7 +102,7 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
-        uci = Uci(binary)
+        uci = UciEngine(binary, "uci", {"MultiPV": 2, "OwnBook": "false"})
         totals = {"held": 0, "softened": 0, "overturned": 0, "unchecked": 0}
         checked_moves = 0
         moves_reviewed = 0
@@ -147,8 +125,8 @@ def main():
             for i, ply in enumerate(plies):
                 if not ply["mark"]:
                     continue
-                again = uci.compare(game["start_fen"], iccs[:i], iccs[i], ply["best_iccs"],
-                                    int(CHECK_MS[depth] * factor))
+                again = compare(uci, game["start_fen"], iccs[:i], iccs[i], ply["best_iccs"],
+                                int(CHECK_MS[depth] * factor))
                 if again is None:
                     totals["unchecked"] += 1
                     verdict = "unchecked"
