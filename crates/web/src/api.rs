@@ -112,7 +112,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
 }
 
 /// Runs `f` on a blocking thread: it may write files, and a panic in it becomes a 500.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f).await?

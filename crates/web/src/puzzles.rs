@@ -14,7 +14,7 @@
 //! A move's judgement searches (a few tenths of a second) in a background slot of the
 //! [`SearchPool`](super::pool::SearchPool), on a blocking thread.
 
-use super::api::ApiJson;
+use super::api::{blocking, ApiJson};
 use super::state::AppState;
 use axum::extract::{Query, State};
 use axum::routing::{get, post};
@@ -89,8 +89,12 @@ async fn result(
     ApiJson(body): ApiJson<ResultBody>,
 ) -> Result<Json<RecordView>, ApiError> {
     let now = xiangqi_engine::instant::unix_seconds();
-    state
-        .puzzles
-        .change(|record| puzzle_requests::result(record, &body, now))
-        .map(Json)
+    // The record is written durably (synced to disk) under its lock: off the async threads.
+    blocking(move || {
+        state
+            .puzzles
+            .change(|record| puzzle_requests::result(record, &body, now))
+    })
+    .await
+    .map(Json)
 }
