@@ -20,6 +20,14 @@ static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     t
 });
 
+/// A root window whose floor is at least this is a won position: there a reduced late root
+/// move that comes close to the best is searched again at full depth, as its reduced search
+/// can stand pat over a short mate (docs/NNUE.md, "The lead measured").
+const ROOT_WON: i32 = 800;
+/// How far below the floor of a won root window a reduced late move's score may be and still
+/// be searched again at full depth.
+const ROOT_WON_CLOSE: i32 = 300;
+
 /// Node kinds compiled separately: principal-variation nodes search with an open window.
 pub(super) trait NodeKind {
     const PV: bool;
@@ -80,7 +88,8 @@ impl Worker<'_> {
                     0
                 };
                 score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if score > alpha && r > 0 {
+                let close = score > alpha || (alpha >= ROOT_WON && score > alpha - ROOT_WON_CLOSE);
+                if r > 0 && close {
                     score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, 1, true);
                 }
                 if score > alpha {
