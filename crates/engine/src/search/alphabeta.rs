@@ -22,8 +22,9 @@ static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
 
 /// A root window whose floor is at least this is a won position: there a reduced late root
 /// move that comes close to the best is searched again at full depth, as its reduced search
-/// can stand pat over a short mate (docs/NNUE.md, "The lead measured").
-const ROOT_WON: i32 = 800;
+/// can stand pat over a short mate (docs/NNUE.md, "The lead measured"). A root whose last
+/// score is this far either way is decided, and its null moves reduce by depth only.
+pub(super) const ROOT_WON: i32 = 800;
 /// How far below the floor of a won root window a reduced late move's score may be and still
 /// be searched again at full depth.
 const ROOT_WON_CLOSE: i32 = 300;
@@ -194,7 +195,16 @@ impl Worker<'_> {
                 && !self.stack[ply - 1].current.is_none()
                 && self.has_heavy_pieces()
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                // The further above beta, the shallower, but not once the root is decided:
+                // there a short mate matters more than depth, and a position far above beta
+                // after a quiet move is where a mate hides (docs/STRENGTH.md, "The null move
+                // once the root is decided").
+                let far_above = if self.root_decided {
+                    0
+                } else {
+                    ((static_eval - beta) / 200).min(3)
+                };
+                let r = 3 + depth / 4 + far_above;
                 self.stack[ply].current = Move::NONE;
                 self.stack[ply].moved = PieceTo::NONE;
                 self.make_null();

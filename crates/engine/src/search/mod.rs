@@ -208,6 +208,9 @@ pub struct Worker<'a> {
     pub completed_depth: u32,
     /// The lines (root move and score) of the last completed iteration, best first.
     completed_lines: Vec<Candidate>,
+    /// Whether the root's score before this search of it was decided, won or lost by
+    /// [`alphabeta::ROOT_WON`] or more: the null move then reduces by depth only.
+    root_decided: bool,
 }
 
 /// The static evaluation of a worker, with the state it keeps incrementally along the search
@@ -365,6 +368,7 @@ impl<'a> Worker<'a> {
             config,
             completed_depth: 0,
             completed_lines: Vec::new(),
+            root_decided: false,
         }
     }
 
@@ -482,6 +486,7 @@ impl<'a> Worker<'a> {
     /// widening it until the score falls inside.
     fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let previous = self.root_moves[pv_index].previous_score;
+        self.root_decided = depth >= 5 && previous.abs() >= alphabeta::ROOT_WON;
         let mut delta = 24;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
             (
