@@ -465,8 +465,9 @@ const GAME_MATE_NODES: u64 = 2_000_000;
 /// mate across a budget. A change that drops below a floor has made the engine slower at mates.
 /// Generation 2's network solved 652, 673 and 678; generation 3's 623, 666 and 675 (622, 665
 /// and 674 in the search before the won root's re-searches); generation 4's solves 631, 665
-/// and 675, and 638, 674 and 678 with the null move of a decided root (docs/NNUE.md,
-/// "Generation 3" and "Generation 4"; docs/STRENGTH.md).
+/// and 675, 638, 674 and 678 with the null move of a decided root, and 637, 675 and 678 with
+/// the re-searches of a lost root (docs/NNUE.md, "Generation 3" and "Generation 4";
+/// docs/STRENGTH.md).
 const GAME_MATE_FLOORS: &[(u64, usize)] = &[(20_000, 620), (100_000, 665), (500_000, 675)];
 
 #[test]

@@ -20,14 +20,16 @@ static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     t
 });
 
-/// A root window whose floor is at least this is a won position: there a reduced late root
-/// move that comes close to the best is searched again at full depth, as its reduced search
-/// can stand pat over a short mate (docs/NNUE.md, "The lead measured"). A root whose last
-/// score is this far either way is decided, and its null moves reduce by depth only.
-pub(super) const ROOT_WON: i32 = 800;
-/// How far below the floor of a won root window a reduced late move's score may be and still
-/// be searched again at full depth.
-const ROOT_WON_CLOSE: i32 = 300;
+/// A root window whose floor is this far from even, either way, is a decided position: there a
+/// reduced late root move that comes close to the best is searched again at full depth. Won,
+/// its reduced search can stand pat over a short mate (docs/NNUE.md, "The lead measured");
+/// lost by material, a quiet move that mates anyway can hide behind the reduction
+/// (docs/STRENGTH.md, "A lost root's late moves"). A root whose last score is this far either
+/// way is decided, and its null moves reduce by depth only.
+pub(super) const ROOT_DECIDED: i32 = 800;
+/// How far below the floor of a decided root window a reduced late move's score may be and
+/// still be searched again at full depth.
+const ROOT_DECIDED_CLOSE: i32 = 300;
 
 /// Node kinds compiled separately: principal-variation nodes search with an open window.
 pub(super) trait NodeKind {
@@ -89,7 +91,8 @@ impl Worker<'_> {
                     0
                 };
                 score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, 1, true);
-                let close = score > alpha || (alpha >= ROOT_WON && score > alpha - ROOT_WON_CLOSE);
+                let decided = alpha.abs() >= ROOT_DECIDED;
+                let close = score > alpha || (decided && score > alpha - ROOT_DECIDED_CLOSE);
                 if r > 0 && close {
                     score = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, 1, true);
                 }

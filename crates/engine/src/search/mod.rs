@@ -209,7 +209,7 @@ pub struct Worker<'a> {
     /// The lines (root move and score) of the last completed iteration, best first.
     completed_lines: Vec<Candidate>,
     /// Whether the root's score before this search of it was decided, won or lost by
-    /// [`alphabeta::ROOT_WON`] or more: the null move then reduces by depth only.
+    /// [`alphabeta::ROOT_DECIDED`] or more: the null move then reduces by depth only.
     root_decided: bool,
 }
 
@@ -486,7 +486,7 @@ impl<'a> Worker<'a> {
     /// widening it until the score falls inside.
     fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let previous = self.root_moves[pv_index].previous_score;
-        self.root_decided = depth >= 5 && previous.abs() >= alphabeta::ROOT_WON;
+        self.root_decided = depth >= 5 && previous.abs() >= alphabeta::ROOT_DECIDED;
         let mut delta = 24;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
             (
