@@ -1,9 +1,11 @@
 //! The puzzles' routes: a puzzle solved and one failed, hints, the record kept across a
-//! restart, and a broken record file kept aside.
+//! restart, a result that cannot be saved, and a broken record file kept aside.
 
 use super::{assert_error, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
+use std::io::ErrorKind;
+use xiangqi_files::disk::faults;
 
 /// The next puzzle whose themes include `theme`.
 async fn puzzle_with(t: &Test, theme: &str) -> Value {
@@ -200,4 +202,68 @@ async fn a_record_that_is_no_file_is_moved_aside_too() {
     assert_eq!(status, StatusCode::OK, "{record}");
     assert!(t.dir.0.join("puzzles.json.unreadable/inside").is_dir());
     assert!(t.dir.0.join("puzzles.json").is_file());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_that_cannot_be_saved_is_refused_and_the_record_kept() {
+    let t = Test::new();
+    let one = puzzle_with(&t, "mateIn1").await;
+    let solved = json!({"id": one["id"], "solved": true});
+    let (status, first) = t
+        .call("POST", "/api/puzzles/result", Some(solved.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let file = t.dir.0.join("puzzles.json");
+    let on_disk = std::fs::read(&file).unwrap();
+
+    let other = puzzle_with(&t, "mateIn2").await;
+    let failed = json!({"id": other["id"], "solved": false});
+    for (kind, code, status) in [
+        (
+            ErrorKind::StorageFull,
+            "disk_full",
+            StatusCode::INSUFFICIENT_STORAGE,
+        ),
+        (
+            ErrorKind::ReadOnlyFilesystem,
+            "disk_read_only",
+            StatusCode::SERVICE_UNAVAILABLE,
+        ),
+    ] {
+        faults::inject(&t.dir.0, kind);
+        let (s, body) = t
+            .call("POST", "/api/puzzles/result", Some(failed.clone()))
+            .await;
+        assert_error(s, &body, status);
+        assert_eq!(body["code"], code, "{body}");
+        // Neither the record in memory nor the file took the refused result.
+        let (_, now) = t.call("GET", "/api/puzzles", None).await;
+        assert_eq!(now["attempted"], 1, "{now}");
+        assert_eq!(now["rating"], first["rating"], "{now}");
+        assert_eq!(std::fs::read(&file).unwrap(), on_disk);
+    }
+
+    // Once the disk takes writes again the same result is kept, also across a restart.
+    faults::clear(&t.dir.0);
+    let (status, after) = t
+        .call("POST", "/api/puzzles/result", Some(failed.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(
+        (after["attempted"].as_u64(), after["solved"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let t = t.restart();
+    let (_, kept) = t.call("GET", "/api/puzzles", None).await;
+    assert_eq!(kept["attempted"], 2, "{kept}");
+    let names: Vec<String> = std::fs::read_dir(&t.dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("puzzles"))
+        .collect();
+    assert_eq!(
+        names,
+        vec!["puzzles.json".to_string()],
+        "no temporary file left"
+    );
 }
