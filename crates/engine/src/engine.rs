@@ -13,7 +13,7 @@ use crate::search::{Evaluation, SearchConfig, SearchInfo, Shared, ThreadMemory, 
 use crate::strength::{self, Profile, Strength};
 use crate::tablebases::Tablebases;
 use crate::time::Limits;
-use crate::tt::{HashEntry, TranspositionTable};
+use crate::tt::{Bound, HashEntry, TranspositionTable};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
@@ -551,6 +551,7 @@ fn book_info(result: &SearchResult, tt: &TranspositionTable) -> SearchInfo {
         seldepth: 0,
         multipv: 1,
         score: result.score,
+        bound: Bound::Exact,
         nodes: 0,
         tbhits: 0,
         time: Duration::ZERO,

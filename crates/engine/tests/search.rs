@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
 use xiangqi_engine::score::{mate_in, MATE_BOUND};
-use xiangqi_engine::{Engine, EngineOptions, Limits, SearchRequest};
+use xiangqi_engine::{Bound, Engine, EngineOptions, Limits, SearchRequest};
 
 fn engine(threads: usize, multipv: usize) -> Engine {
     Engine::new(EngineOptions {
@@ -145,6 +145,78 @@ fn node_and_time_limits_are_kept() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Positions and node limits at which the search, stopped by the limit inside an iteration,
+/// plays a root move other than the one the last completed iteration reported (found with
+/// the search of 2026-11-29 on openings of `docs/openings-selfplay.txt`; the assertions hold at
+/// any node limit).
+const STOPPED_ON_A_NEW_MOVE: [(&str, u64); 7] = [
+    (
+        "r2akab2/3n5/1c2b1n2/p1p1p1p1p/4c4/P6r1/2P1P1P1P/R1NCB2C1/5R3/3AKABN1 w - - 18 10",
+        15_000,
+    ),
+    (
+        "r1b1ka1nr/4a4/2n1b1c2/p1p1C1pCp/9/2P6/P3Pc2P/1R6N/9/RNBAKAB2 w - - 4 10",
+        7_000,
+    ),
+    (
+        "r1bakabr1/2c6/n5n2/p1p1p1pcp/7R1/6P2/P1P1P3P/1C1C2N2/4A4/RNB1KAB2 w - - 14 8",
+        15_000,
+    ),
+    (
+        "1nbaka2r/3r3c1/4b1n2/p1p1p1pCp/1c7/8P/P1P1P1P2/2C3N1R/R8/1NBAKAB2 w - - 14 8",
+        30_000,
+    ),
+    (
+        "r1b1kabr1/4a4/2n1c3n/p1p1p1p1p/4c4/P1P6/4P1P1P/C1N4C1/4N4/1RBAKAB1R w - - 14 8",
+        3_000,
+    ),
+    (
+        "1rbakabnr/9/2n6/p1pC2C1p/4c4/9/P1P1P1P1P/4B4/7c1/RN1AKABNR w - - 3 8",
+        60_000,
+    ),
+    (
+        "rnbakabn1/9/6c2/p1p1C1p1p/9/3r3C1/P1P1c1P1P/8N/5R3/RNBAKAB2 w - - 2 10",
+        15_000,
+    ),
+];
+
+#[test]
+fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
+    let mut bounds = 0;
+    for (fen, nodes) in STOPPED_ON_A_NEW_MOVE {
+        let pos = Position::from_fen(fen).unwrap();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&reports);
+        let result = engine(1, 1).search(SearchRequest::new(pos, limits), move |info| {
+            sink.lock().unwrap().push(info.clone())
+        });
+        let reports = reports.lock().unwrap();
+        let last = reports.last().expect("a report");
+        assert_eq!(
+            last.pv.first().copied(),
+            result.best_move,
+            "{fen} at {nodes} nodes"
+        );
+        assert_eq!(last.score, result.score, "{fen} at {nodes} nodes");
+        assert_eq!(last.pv, result.pv, "{fen} at {nodes} nodes");
+        // Only the line of the iteration that was stopped can be a bound, and it is one
+        // level deeper than the last completed iteration.
+        for info in &reports[..reports.len() - 1] {
+            assert_eq!(info.bound, Bound::Exact, "{fen} at {nodes} nodes");
+        }
+        if last.bound != Bound::Exact {
+            bounds += 1;
+            assert_eq!(last.depth, result.depth + 1, "{fen} at {nodes} nodes");
+        }
+    }
+    // A move that failed high is played before its window was widened: its score is a bound.
+    assert!(bounds > 0);
 }
 
 #[test]

@@ -4,7 +4,7 @@ use super::command::Dialect;
 use std::fmt::Write as _;
 use xiangqi::{Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
-use xiangqi_engine::SearchInfo;
+use xiangqi_engine::{Bound, SearchInfo};
 
 /// A move in protocol coordinates: ICCS `h2e2`, or ranks 1–10 (`h3e3`) after `UCI_Variant`.
 pub fn format_move(pos: &Position, m: Move, ranks_1_to_10: bool) -> String {
@@ -32,7 +32,7 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
     (w, 1000u32.saturating_sub(w + l), l)
 }
 
-/// One `info` line for a completed iteration.
+/// One `info` line: a completed iteration's, or the line of one the search was stopped in.
 pub fn format_info(
     info: &SearchInfo,
     dialect: Dialect,
@@ -52,6 +52,12 @@ pub fn format_info(
                 Printed::Mate(n) => {
                     let _ = write!(line, " score mate {n}");
                 }
+            }
+            // A bound in UCI's words (UCCI has none: its line gives the score alone).
+            match info.bound {
+                Bound::Exact => {}
+                Bound::Lower => line.push_str(" lowerbound"),
+                Bound::Upper => line.push_str(" upperbound"),
             }
             if let Some((w, d, l)) = wdl {
                 let _ = write!(line, " wdl {w} {d} {l}");
@@ -95,5 +101,31 @@ mod tests {
         assert_eq!(w + d + l, 1000);
         assert!(wdl(400).0 > 900);
         assert_eq!(wdl(31_000 - 5), (1000, 0, 0));
+    }
+
+    #[test]
+    fn a_bound_is_said_in_uci_and_left_out_in_ucci() {
+        let root = Position::startpos();
+        let info = |bound| SearchInfo {
+            depth: 6,
+            seldepth: 8,
+            multipv: 1,
+            score: 47,
+            bound,
+            nodes: 3073,
+            tbhits: 0,
+            time: std::time::Duration::from_millis(2),
+            hashfull: 0,
+            pv: vec![xiangqi::parse_move_as(&root, "h2e2", Notation::Iccs).unwrap()],
+        };
+        let uci = |bound| format_info(&info(bound), Dialect::Uci, &root, false, None);
+        assert!(uci(Bound::Lower).contains(" score cp 47 lowerbound nodes 3073 "));
+        assert!(uci(Bound::Upper).contains(" score cp 47 upperbound nodes 3073 "));
+        assert!(uci(Bound::Exact).contains(" score cp 47 nodes 3073 "));
+        for bound in [Bound::Lower, Bound::Upper, Bound::Exact] {
+            let ucci = format_info(&info(bound), Dialect::Ucci, &root, false, None);
+            assert!(ucci.contains(" score 47 nodes 3073 "), "{ucci}");
+            assert!(ucci.ends_with(" pv h2e2"), "{ucci}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi::{parse_move_as, Move, Notation, Position};
 use xiangqi_engine::instant::Instant;
-use xiangqi_engine::{Clock, Limits, SearchInfo, SearchRequest, SearchResult};
+use xiangqi_engine::{Bound, Clock, Limits, SearchInfo, SearchRequest, SearchResult};
 use xiangqi_play::job_run::{Order, Outcome};
 use xiangqi_play::site_games::{Effects, StoredGame};
 
@@ -136,10 +136,40 @@ pub struct InfoText {
     seldepth: u32,
     multipv: usize,
     score: i32,
+    bound: BoundText,
     nodes: u64,
     ms: u64,
     hashfull: u32,
     pv: Vec<String>,
+}
+
+/// Whether a report's score is exact or a bound ([`SearchInfo::bound`]).
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum BoundText {
+    Exact,
+    Lower,
+    Upper,
+}
+
+impl From<Bound> for BoundText {
+    fn from(bound: Bound) -> BoundText {
+        match bound {
+            Bound::Exact => BoundText::Exact,
+            Bound::Lower => BoundText::Lower,
+            Bound::Upper => BoundText::Upper,
+        }
+    }
+}
+
+impl From<BoundText> for Bound {
+    fn from(bound: BoundText) -> Bound {
+        match bound {
+            BoundText::Exact => Bound::Exact,
+            BoundText::Lower => Bound::Lower,
+            BoundText::Upper => Bound::Upper,
+        }
+    }
 }
 
 impl From<&SearchInfo> for InfoText {
@@ -149,6 +179,7 @@ impl From<&SearchInfo> for InfoText {
             seldepth: info.seldepth,
             multipv: info.multipv,
             score: info.score,
+            bound: info.bound.into(),
             nodes: info.nodes,
             ms: ms(info.time),
             hashfull: info.hashfull,
@@ -165,6 +196,7 @@ impl InfoText {
             seldepth: self.seldepth,
             multipv: self.multipv,
             score: self.score,
+            bound: self.bound.into(),
             nodes: self.nodes,
             // A browser has no endgame tables to probe.
             tbhits: 0,

@@ -107,6 +107,13 @@ impl Worker<'_> {
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);

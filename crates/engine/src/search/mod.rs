@@ -13,7 +13,7 @@ use crate::score::{INFINITE, MATE_BOUND, MAX_PLY};
 use crate::strength::Candidate;
 use crate::tablebases::Tablebases;
 use crate::time::{Limits, TimeManager};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use eval_cache::EvalCache;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -126,6 +126,8 @@ pub struct RootMove {
     pub mv: Move,
     /// Score in the current iteration (`-INFINITE` until searched).
     pub score: i32,
+    /// Which side of the true score `score` is: a bound when it fell outside the window.
+    pub bound: Bound,
     /// Score in the last completed iteration.
     pub previous_score: i32,
     /// Principal variation starting with `mv`.
@@ -145,6 +147,9 @@ pub struct SearchInfo {
     pub multipv: usize,
     /// Score for the side to move.
     pub score: i32,
+    /// Whether `score` is exact, or only a bound: the line of an iteration the search was
+    /// stopped in, whose best move fell outside the window.
+    pub bound: Bound,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Positions found in the endgame tables by all threads.
@@ -353,6 +358,7 @@ impl<'a> Worker<'a> {
                 .map(|&mv| RootMove {
                     mv,
                     score: -INFINITE,
+                    bound: Bound::Exact,
                     previous_score: -INFINITE,
                     pv: vec![mv],
                     seldepth: 0,
@@ -409,6 +415,11 @@ impl<'a> Worker<'a> {
                 }
             }
             if self.stopped {
+                if self.id == 0 {
+                    if let Some(info) = self.interrupted_info(depth) {
+                        report(&info);
+                    }
+                }
                 break;
             }
             // Each line was searched on its own; present them best first.
@@ -496,13 +507,25 @@ impl<'a> Worker<'a> {
         } else {
             (-INFINITE, INFINITE)
         };
+        // The line's best move after the last finished pass: its score, bound and seldepth.
+        let mut last_pass = None;
         loop {
             let score = self.search_root(depth, alpha, beta, pv_index);
             // Stable sort keeps earlier order among equal (unsearched) moves.
             self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            let rm = &mut self.root_moves[pv_index];
             if self.stopped {
+                // A pass stopped before its first move (the last pass's best) was searched
+                // leaves that move first, unscored: it keeps what the last pass proved, the
+                // bound that made the window move, so the move played has its line and score.
+                if rm.score == -INFINITE {
+                    if let Some((score, bound, seldepth)) = last_pass {
+                        (rm.score, rm.bound, rm.seldepth) = (score, bound, seldepth);
+                    }
+                }
                 return;
             }
+            last_pass = Some((rm.score, rm.bound, rm.seldepth));
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
@@ -519,18 +542,36 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The line of the iteration at `depth` the search was stopped in, when its best move or
+    /// score differs from the last completed iteration's: the move played is then not the
+    /// one the last report began with (a later root move proved better before the stop), and
+    /// a GUI should show the line it comes from. Only for a search of one line: with several,
+    /// the lines shown stay those of one iteration.
+    fn interrupted_info(&self, depth: u32) -> Option<SearchInfo> {
+        let best = &self.root_moves[0];
+        if self.config.multipv > 1 || best.score == -INFINITE {
+            return None;
+        }
+        let reported = self.completed_lines.first();
+        if reported.is_some_and(|line| line.mv == best.mv && line.score == best.score) {
+            return None;
+        }
+        Some(self.info(depth, 0))
+    }
+
     fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {
         let rm = &self.root_moves[pv_index];
-        let score = if rm.score == -INFINITE {
-            rm.previous_score
+        let (score, bound) = if rm.score == -INFINITE {
+            (rm.previous_score, Bound::Exact)
         } else {
-            rm.score
+            (rm.score, rm.bound)
         };
         SearchInfo {
             depth,
             seldepth: rm.seldepth.max(1) as u32,
             multipv: pv_index + 1,
             score,
+            bound,
             nodes: self.shared.nodes.load(Ordering::Relaxed) + self.unflushed,
             tbhits: self.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits,
             time: self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed()),
