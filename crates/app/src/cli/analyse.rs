@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use xiangqi::{format_move, parse_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
-use xiangqi_engine::{Engine, EngineOptions, Limits, SearchInfo, SearchRequest, Tablebases};
+use xiangqi_engine::{Bound, Engine, EngineOptions, Limits, SearchInfo, SearchRequest, Tablebases};
 use xiangqi_files::outln;
 
 /// Arguments of `analyse`.
@@ -61,7 +61,19 @@ fn score_text(score: i32) -> String {
     }
 }
 
-/// Prints one line per completed depth, then the best move and the expected line.
+/// A progress line's score, marked `>=` or `<=` when the search stopped with only a bound on
+/// it (the line of an iteration it was stopped in).
+fn info_score_text(score: i32, bound: Bound) -> String {
+    let mark = match bound {
+        Bound::Exact => "",
+        Bound::Lower => ">=",
+        Bound::Upper => "<=",
+    };
+    format!("{mark}{}", score_text(score))
+}
+
+/// Prints one line per completed depth (and one for a depth the search stopped in, when it
+/// changed the best move or its score), then the best move and the expected line.
 pub fn run(args: &AnalyseArgs) -> Result<()> {
     let start = super::position_from(args.fen.as_deref())?;
     let mut root = start.clone();
@@ -121,7 +133,7 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
             std::io::stdout().lock(),
             "depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}{tbhits}  {}",
             info.depth,
-            score_text(info.score),
+            info_score_text(info.score, info.bound),
             info.nodes,
             nps,
             line_text(&printer_root, &info.pv)
@@ -140,4 +152,16 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_is_marked_and_an_exact_score_is_not() {
+        assert_eq!(info_score_text(47, Bound::Exact), "+0.47");
+        assert_eq!(info_score_text(47, Bound::Lower), ">=+0.47");
+        assert_eq!(info_score_text(-120, Bound::Upper), "<=-1.20");
+    }
 }
