@@ -5,7 +5,7 @@ use crate::job::JobKind;
 use serde::Serialize;
 use xiangqi::{format_move, Move, Notation, Position};
 use xiangqi_engine::score::{printed, Printed};
-use xiangqi_engine::SearchInfo;
+use xiangqi_engine::{Bound, SearchInfo};
 
 /// The most lines an analysis shows (MultiPV): more would not fit beside the board, and each
 /// one costs the search about as much as the first.
@@ -25,6 +25,8 @@ pub struct Analysis {
     pub score_red: i32,
     /// Moves to mate, positive when Red mates.
     pub mate_red: Option<i32>,
+    /// Whether the score is Red's exact score or only a bound on it.
+    pub bound_red: RedBound,
     /// Nodes searched.
     pub nodes: u64,
     /// Nodes per second.
@@ -39,6 +41,32 @@ pub struct Analysis {
     pub lines: Vec<Line>,
 }
 
+/// Which side of Red's true score a reported score is. A search stopped inside an iteration
+/// reports the line of the move it plays, whose score may be only a bound
+/// ([`SearchInfo::bound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedBound {
+    /// The score.
+    Exact,
+    /// Red's score is at least this.
+    AtLeast,
+    /// Red's score is at most this.
+    AtMost,
+}
+
+impl RedBound {
+    /// The bound for Red of `bound`, a bound for the side to move of `root`.
+    fn of(bound: Bound, root: &Position) -> RedBound {
+        let red_to_move = root.side_to_move() == xiangqi::Color::Red;
+        match (bound, red_to_move) {
+            (Bound::Exact, _) => RedBound::Exact,
+            (Bound::Lower, true) | (Bound::Upper, false) => RedBound::AtLeast,
+            (Bound::Upper, true) | (Bound::Lower, false) => RedBound::AtMost,
+        }
+    }
+}
+
 /// One line of a search with several (MultiPV): its score and its moves.
 #[derive(Clone, Debug, Serialize)]
 pub struct Line {
@@ -46,6 +74,8 @@ pub struct Line {
     pub score_red: i32,
     /// Moves to mate, positive when Red mates.
     pub mate_red: Option<i32>,
+    /// Whether the score is exact or a bound.
+    pub bound_red: RedBound,
     /// The line, ICCS.
     pub pv: Vec<String>,
     /// The line in Chinese notation.
@@ -68,6 +98,7 @@ impl Line {
         Line {
             score_red: capped(info.score) * sign,
             mate_red: mate,
+            bound_red: RedBound::of(info.bound, root),
             pv,
             pv_chinese,
         }
@@ -84,6 +115,7 @@ impl Analysis {
             depth: info.depth,
             score_red: first.score_red,
             mate_red: first.mate_red,
+            bound_red: first.bound_red,
             nodes: info.nodes,
             nps: info.nodes * 1000 / ms.max(1),
             time_ms: ms,
@@ -121,4 +153,48 @@ pub fn line(root: &Position, moves: &[Move]) -> (Vec<String>, Vec<String>) {
 /// A score with mates replaced by ±[`SCORE_CAP`].
 pub fn capped(score: i32) -> i32 {
     score.clamp(-SCORE_CAP, SCORE_CAP)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn info(score: i32, bound: Bound) -> SearchInfo {
+        SearchInfo {
+            depth: 6,
+            seldepth: 8,
+            multipv: 1,
+            score,
+            bound,
+            nodes: 3073,
+            tbhits: 0,
+            time: Duration::from_millis(2),
+            hashfull: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_bound_for_the_side_to_move_is_turned_into_one_for_red() {
+        let red = Position::startpos();
+        let black = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        let report =
+            |root: &Position, bound| Analysis::new(JobKind::Analysis, root, &info(47, bound));
+        assert_eq!(report(&red, Bound::Lower).bound_red, RedBound::AtLeast);
+        assert_eq!(report(&red, Bound::Upper).bound_red, RedBound::AtMost);
+        assert_eq!(report(&red, Bound::Exact).bound_red, RedBound::Exact);
+        let black_lower = report(&black, Bound::Lower);
+        assert_eq!(
+            (black_lower.score_red, black_lower.bound_red),
+            (-47, RedBound::AtMost)
+        );
+        assert_eq!(report(&black, Bound::Upper).bound_red, RedBound::AtLeast);
+        let json = serde_json::to_value(&black_lower).unwrap();
+        assert_eq!(json["bound_red"], "at_most");
+        assert_eq!(json["lines"][0]["bound_red"], "at_most");
+    }
 }

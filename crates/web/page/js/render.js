@@ -182,9 +182,7 @@ function renderAnalysis() {
   }
   const share = a.mate_red ? (a.mate_red > 0 ? 1 : 0) : 1 / (1 + Math.exp(-a.score_red / 250));
   $('eval-red').style.width = `${(share * 100).toFixed(1)}%`;
-  $('eval-text').textContent = a.mate_red
-    ? t('mateIn', a.mate_red > 0 ? t('red') : t('black'), Math.abs(a.mate_red))
-    : `${a.score_red >= 0 ? '+' : ''}${(a.score_red / 100).toFixed(2)}`;
+  $('eval-text').textContent = scoreText(a);
   // A book move is reported once, at depth 0 without nodes: say where it came from.
   const fromBook = a.depth === 0 && a.nodes === 0;
   $('an-depth').textContent = fromBook ? t('bookMove') : t('depth', a.depth);
@@ -199,9 +197,7 @@ function renderAnalysis() {
     row.className = 'pv-line';
     const score = document.createElement('span');
     score.className = 'pv-score';
-    score.textContent = line.mate_red
-      ? t('mateIn', line.mate_red > 0 ? t('red') : t('black'), Math.abs(line.mate_red))
-      : `${line.score_red >= 0 ? '+' : ''}${(line.score_red / 100).toFixed(2)}`;
+    score.textContent = scoreText(line);
     const moves = document.createElement('span');
     moves.textContent = line.pv_chinese.join(' ');
     row.append(score, moves, addLineButton(line.pv));
@@ -209,6 +205,16 @@ function renderAnalysis() {
   });
   $('pv-lines').replaceChildren(...more);
   box.dataset.kind = a.kind;
+}
+
+/** A line's score for Red as the panel shows it: a mate, or soldiers with a sign, after `≥` or
+ * `≤` when the search was stopped with only a bound on it (`bound_red`). */
+function scoreText(line) {
+  const value = line.mate_red
+    ? t('mateIn', line.mate_red > 0 ? t('red') : t('black'), Math.abs(line.mate_red))
+    : `${line.score_red >= 0 ? '+' : ''}${(line.score_red / 100).toFixed(2)}`;
+  const mark = { at_least: '≥ ', at_most: '≤ ' }[line.bound_red] || '';
+  return mark + value;
 }
 
 /** A small button that plays an analysis line (ICCS moves) on from the game's current
