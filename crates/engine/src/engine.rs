@@ -624,6 +624,7 @@ fn run(
     let config = SearchConfig {
         multipv: lines,
         reported_lines: options.multipv,
+        plays_best: profile.is_none(),
         move_overhead: options.move_overhead,
         tablebases,
         repetition_is_draw: options.repetition_is_draw,

@@ -4,7 +4,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xiangqi::{Move, Position};
 use xiangqi_engine::score::{mate_in, MATE_BOUND};
-use xiangqi_engine::{Bound, Engine, EngineOptions, Limits, SearchRequest};
+use xiangqi_engine::strength::Strength;
+use xiangqi_engine::{
+    Bound, Engine, EngineOptions, Limits, SearchInfo, SearchRequest, SearchResult,
+};
 
 fn engine(threads: usize, multipv: usize) -> Engine {
     Engine::new(EngineOptions {
@@ -182,21 +185,27 @@ const STOPPED_ON_A_NEW_MOVE: [(&str, u64); 7] = [
     ),
 ];
 
+/// A search of `fen` stopped at `nodes`, with every report it made.
+fn search_reporting(engine: &mut Engine, fen: &str, nodes: u64) -> (SearchResult, Vec<SearchInfo>) {
+    let pos = Position::from_fen(fen).unwrap();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&reports);
+    let result = engine.search(SearchRequest::new(pos, limits), move |info| {
+        sink.lock().unwrap().push(info.clone())
+    });
+    let reports = std::mem::take(&mut *reports.lock().unwrap());
+    (result, reports)
+}
+
 #[test]
 fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
     let mut bounds = 0;
     for (fen, nodes) in STOPPED_ON_A_NEW_MOVE {
-        let pos = Position::from_fen(fen).unwrap();
-        let limits = Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        };
-        let reports = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&reports);
-        let result = engine(1, 1).search(SearchRequest::new(pos, limits), move |info| {
-            sink.lock().unwrap().push(info.clone())
-        });
-        let reports = reports.lock().unwrap();
+        let (result, reports) = search_reporting(&mut engine(1, 1), fen, nodes);
         let last = reports.last().expect("a report");
         assert_eq!(
             last.pv.first().copied(),
@@ -217,6 +226,27 @@ fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
     }
     // A move that failed high is played before its window was widened: its score is a bound.
     assert!(bounds > 0);
+}
+
+#[test]
+fn a_level_that_plays_its_completed_best_move_reports_no_other_line() {
+    // Between level 9 and the full engine a level searches one line, but like every level it
+    // plays a move of its last completed iteration: its last report must be that line, not
+    // the line of a move the stopped iteration preferred.
+    for (fen, _) in STOPPED_ON_A_NEW_MOVE {
+        for nodes in [2_000, 5_000, 11_000, 25_000, 50_000] {
+            let mut engine = engine(1, 1);
+            engine.set_strength(Some(Strength::elo(3_400)));
+            let (result, reports) = search_reporting(&mut engine, fen, nodes);
+            let last = reports.last().expect("a report");
+            assert_eq!(
+                last.pv.first().copied(),
+                result.best_move,
+                "{fen} at {nodes} nodes"
+            );
+            assert_eq!(last.bound, Bound::Exact, "{fen} at {nodes} nodes");
+        }
+    }
 }
 
 #[test]
@@ -311,7 +341,7 @@ fn banned_and_restricted_root_moves() {
 fn weakened(level: u8, seed: u64) -> Engine {
     Engine::new(EngineOptions {
         hash_mb: 8,
-        strength: Some(xiangqi_engine::strength::Strength::level(level)),
+        strength: Some(Strength::level(level)),
         seed: Some(seed),
         // These tests are about the weakened search; the book has its own test below.
         own_book: false,
@@ -397,7 +427,7 @@ fn weakened_levels_know_four_plies_of_book_per_level() {
     let with_book = |level: u8| {
         Engine::new(EngineOptions {
             hash_mb: 8,
-            strength: Some(xiangqi_engine::strength::Strength::level(level)),
+            strength: Some(Strength::level(level)),
             seed: Some(1),
             ..EngineOptions::default()
         })

@@ -169,6 +169,9 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// How many of them to report (a weakened level searches more lines than it shows).
     pub reported_lines: usize,
+    /// Whether the move played is the search's best, as at full strength (a weakened level
+    /// chooses among the lines of the last completed iteration instead).
+    pub plays_best: bool,
     /// Time lost per move between engine and GUI.
     pub move_overhead: Duration,
     /// Endgame tables to probe, if any.
@@ -545,11 +548,11 @@ impl<'a> Worker<'a> {
     /// The line of the iteration at `depth` the search was stopped in, when its best move or
     /// score differs from the last completed iteration's: the move played is then not the
     /// one the last report began with (a later root move proved better before the stop), and
-    /// a GUI should show the line it comes from. Only for a search of one line: with several,
-    /// the lines shown stay those of one iteration.
+    /// a GUI should show the line it comes from. Only for a search of one line that plays its
+    /// best move: with several lines, the lines shown stay those of one iteration.
     fn interrupted_info(&self, depth: u32) -> Option<SearchInfo> {
         let best = &self.root_moves[0];
-        if self.config.multipv > 1 || best.score == -INFINITE {
+        if self.config.multipv > 1 || !self.config.plays_best || best.score == -INFINITE {
             return None;
         }
         let reported = self.completed_lines.first();
