@@ -30,6 +30,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a score found with the window (`alpha`, `beta`) says of the true score: at or
+    /// above `beta` the search failed high, at or below `alpha` it failed low, and strictly
+    /// between them it is exact.
+    pub fn of_window(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// What the hash table holds about a position: the move, score and depth of a search that
 /// passed through it ([`crate::Engine::probe`]).
 #[derive(Clone, Copy, Debug)]
@@ -284,5 +299,18 @@ mod tests {
         tt.store(7, Some(m), 10, 5, Bound::Exact);
         tt.store(7, None, 20, 6, Bound::Upper);
         assert_eq!(tt.probe(7).unwrap().mv, Some(m));
+    }
+
+    #[test]
+    fn a_window_edge_is_a_bound_and_its_inside_is_exact() {
+        assert_eq!(Bound::of_window(50, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of_window(90, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of_window(10, 10, 50), Bound::Upper);
+        assert_eq!(Bound::of_window(-90, 10, 50), Bound::Upper);
+        assert_eq!(Bound::of_window(11, 10, 50), Bound::Exact);
+        assert_eq!(Bound::of_window(49, 10, 50), Bound::Exact);
+        // A null window has no inside.
+        assert_eq!(Bound::of_window(10, 10, 11), Bound::Upper);
+        assert_eq!(Bound::of_window(11, 10, 11), Bound::Lower);
     }
 }

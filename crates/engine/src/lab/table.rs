@@ -3,19 +3,10 @@
 //! key kept to tell positions sharing a slot apart.
 
 use crate::score::{from_tt, to_tt};
+// The main table's bound: a fail-soft search's value is exact strictly inside the window
+// (α, β) and a bound on the true value otherwise.
+use crate::tt::Bound;
 use xiangqi::Move;
-
-/// What kind of value an entry holds. A fail-soft search returns the exact value when it lies
-/// strictly inside the window `(α, β)`, and otherwise a bound on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Bound {
-    /// The value itself.
-    Exact,
-    /// A cutoff ended the search: the value is at least this.
-    Lower,
-    /// No move reached `α`: the value is at most this.
-    Upper,
-}
 
 /// What the table remembers of one position.
 #[derive(Clone, Copy, Debug)]
@@ -103,13 +94,7 @@ impl Table {
         best: i32,
         best_move: Move,
     ) {
-        let bound = if best <= alpha_before {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of_window(best, alpha_before, beta);
         let slot = self.slot(key);
         self.slots[slot] = Some(Entry {
             key,

@@ -107,13 +107,7 @@ impl Worker<'_> {
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;
-                rm.bound = if score >= beta {
-                    Bound::Lower
-                } else if score <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
+                rm.bound = Bound::of_window(score, alpha, beta);
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
@@ -360,13 +354,9 @@ impl Worker<'_> {
             // No legal move: checkmate and stalemate both lose.
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        // `best` rises above `original_alpha` only with a move's score, which also sets
+        // `best_move`, so an exact bound always stores its move.
+        let bound = Bound::of_window(best, original_alpha, beta);
         self.tt
             .store(key, best_move, to_tt(best, ply), depth, bound);
         best
@@ -470,13 +460,7 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_window(best, original_alpha, beta);
         self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
