@@ -8,8 +8,7 @@ use crate::helpers;
 use crate::instant::Instant;
 use crate::nnue::Network;
 use crate::random::Rng;
-use crate::score::INFINITE;
-use crate::search::{Evaluation, SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
+use crate::search::{Evaluation, RootMove, SearchConfig, SearchInfo, Shared, ThreadMemory, Worker};
 use crate::strength::{self, Profile, Strength};
 use crate::tablebases::Tablebases;
 use crate::time::Limits;
@@ -130,6 +129,9 @@ pub struct SearchResult {
     pub ponder_move: Option<Move>,
     /// Score for the side to move.
     pub score: i32,
+    /// Whether `score` is exact or only a bound: a search stopped in an iteration whose best
+    /// move fell outside the window knows only a bound (see [`SearchInfo::bound`]).
+    pub bound: Bound,
     /// Last completed depth.
     pub depth: u32,
     /// Nodes searched by all threads.
@@ -425,6 +427,7 @@ impl Engine {
             best_move: Some(choice.mv),
             ponder_move: None,
             score: choice.score.map_or(0, |(s, _)| i32::from(s)),
+            bound: Bound::Exact,
             depth: 0,
             nodes: 0,
             time: Duration::ZERO,
@@ -536,6 +539,7 @@ fn fallback(request: &SearchRequest) -> SearchResult {
         best_move: moves.first().copied(),
         ponder_move: None,
         score: 0,
+        bound: Bound::Exact,
         depth: 0,
         nodes: 0,
         time: Duration::ZERO,
@@ -675,17 +679,17 @@ fn run(
         let best = chosen
             .and_then(|mv| main.root_moves.iter().find(|rm| rm.mv == mv))
             .or(main.root_moves.first());
-        let score = best.map_or(0, |rm| {
-            if rm.score == -INFINITE {
-                rm.previous_score
-            } else {
-                rm.score
-            }
-        });
+        let (score, bound) = best.map_or((0, Bound::Exact), RootMove::reported_score);
         let result = SearchResult {
             best_move: best.map(|rm| rm.mv),
-            ponder_move: best.and_then(|rm| rm.pv.get(1).copied()),
+            ponder_move: best.and_then(|rm| {
+                rm.pv
+                    .get(1)
+                    .copied()
+                    .or_else(|| reply_in_table(tt, &root, rm.mv))
+            }),
             score,
+            bound,
             depth: main.completed_depth,
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: started.elapsed(),
@@ -695,6 +699,17 @@ fn run(
         memories.put(0, main.into_memory());
         result
     })
+}
+
+/// The move the table holds for the position after `best`, for a line that ends at its first
+/// move (a search stopped on a fail high knows only that): a guess for pondering, where
+/// none at all would leave the GUI nothing to ponder on.
+fn reply_in_table(tt: &TranspositionTable, root: &Position, best: Move) -> Option<Move> {
+    let mut after = root.clone();
+    after.make_move(best);
+    tt.probe(after.key())
+        .and_then(|hit| hit.mv)
+        .filter(|&reply| after.is_legal(reply))
 }
 
 /// A helper search of Lazy SMP, owning what it needs to run on another thread.

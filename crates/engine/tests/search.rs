@@ -203,7 +203,7 @@ fn search_reporting(engine: &mut Engine, fen: &str, nodes: u64) -> (SearchResult
 
 #[test]
 fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
-    let mut bounds = 0;
+    let (mut bounds, mut short_lines) = (0, 0);
     for (fen, nodes) in STOPPED_ON_A_NEW_MOVE {
         let (result, reports) = search_reporting(&mut engine(1, 1), fen, nodes);
         let last = reports.last().expect("a report");
@@ -213,7 +213,16 @@ fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
             "{fen} at {nodes} nodes"
         );
         assert_eq!(last.score, result.score, "{fen} at {nodes} nodes");
+        assert_eq!(last.bound, result.bound, "{fen} at {nodes} nodes");
         assert_eq!(last.pv, result.pv, "{fen} at {nodes} nodes");
+        // A line cut short at its first move still offers a reply to ponder on (the table's).
+        match result.pv.get(1) {
+            Some(&reply) => assert_eq!(result.ponder_move, Some(reply)),
+            None => {
+                short_lines += 1;
+                assert!(result.ponder_move.is_some(), "{fen} at {nodes} nodes");
+            }
+        }
         // Only the line of the iteration that was stopped can be a bound, and it is one
         // level deeper than the last completed iteration.
         for info in &reports[..reports.len() - 1] {
@@ -224,8 +233,10 @@ fn the_last_report_of_a_stopped_search_is_the_line_of_the_move_played() {
             assert_eq!(last.depth, result.depth + 1, "{fen} at {nodes} nodes");
         }
     }
-    // A move that failed high is played before its window was widened: its score is a bound.
+    // A move that failed high is played before its window was widened: its score is a bound,
+    // and its line is often that move alone.
     assert!(bounds > 0);
+    assert!(short_lines > 0);
 }
 
 #[test]

@@ -214,6 +214,7 @@ pub struct FoundText {
     best: Option<String>,
     ponder: Option<String>,
     score: i32,
+    bound: BoundText,
     depth: u32,
     nodes: u64,
     ms: u64,
@@ -227,6 +228,7 @@ impl From<&SearchResult> for FoundText {
             best: result.best_move.map(|m| m.to_string()),
             ponder: result.ponder_move.map(|m| m.to_string()),
             score: result.score,
+            bound: result.bound.into(),
             depth: result.depth,
             nodes: result.nodes,
             ms: ms(result.time),
@@ -252,6 +254,7 @@ impl FoundText {
                 .as_deref()
                 .and_then(xiangqi_play::game_file::iccs_move),
             score: self.score,
+            bound: self.bound.into(),
             depth: self.depth,
             nodes: self.nodes,
             time: Duration::from_millis(self.ms),
@@ -355,5 +358,33 @@ impl From<Effects> for EffectsText {
             puzzles: effects.puzzles,
             wake_ms: effects.wake_in.map(ms),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_results_bound_crosses_the_wire() {
+        let root = Position::startpos();
+        let best = parse_move_as(&root, "h2e2", Notation::Iccs).unwrap();
+        let result = SearchResult {
+            best_move: Some(best),
+            ponder_move: None,
+            score: 47,
+            bound: Bound::Lower,
+            depth: 9,
+            nodes: 3_073,
+            time: Duration::from_millis(12),
+            pv: vec![best],
+            from_book: false,
+        };
+        let json = serde_json::to_string(&FoundText::from(&result)).unwrap();
+        assert!(json.contains(r#""bound":"lower""#), "{json}");
+        let found: FoundText = serde_json::from_str(&json).unwrap();
+        let back = found.result(&root).unwrap();
+        assert_eq!((back.score, back.bound), (47, Bound::Lower));
+        assert_eq!(back.best_move, Some(best));
     }
 }

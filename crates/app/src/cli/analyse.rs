@@ -61,9 +61,9 @@ fn score_text(score: i32) -> String {
     }
 }
 
-/// A progress line's score, marked `>=` or `<=` when the search stopped with only a bound on
-/// it (the line of an iteration it was stopped in).
-fn info_score_text(score: i32, bound: Bound) -> String {
+/// A score, marked `>=` or `<=` when the search stopped with only a bound on it (the line of
+/// an iteration it was stopped in, and then its result).
+fn marked_score_text(score: i32, bound: Bound) -> String {
     let mark = match bound {
         Bound::Exact => "",
         Bound::Lower => ">=",
@@ -133,7 +133,7 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
             std::io::stdout().lock(),
             "depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}{tbhits}  {}",
             info.depth,
-            info_score_text(info.score, info.bound),
+            marked_score_text(info.score, info.bound),
             info.nodes,
             nps,
             line_text(&printer_root, &info.pv)
@@ -146,7 +146,7 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
                 "best move {} ({})  score {} for {side}",
                 format_move(&root, best, Notation::Chinese),
                 format_move(&root, best, Notation::Iccs),
-                score_text(result.score)
+                marked_score_text(result.score, result.bound)
             );
             outln!("line {}", line_text(&root, &result.pv));
         }
@@ -160,8 +160,8 @@ mod tests {
 
     #[test]
     fn a_bound_is_marked_and_an_exact_score_is_not() {
-        assert_eq!(info_score_text(47, Bound::Exact), "+0.47");
-        assert_eq!(info_score_text(47, Bound::Lower), ">=+0.47");
-        assert_eq!(info_score_text(-120, Bound::Upper), "<=-1.20");
+        assert_eq!(marked_score_text(47, Bound::Exact), "+0.47");
+        assert_eq!(marked_score_text(47, Bound::Lower), ">=+0.47");
+        assert_eq!(marked_score_text(-120, Bound::Upper), "<=-1.20");
     }
 }

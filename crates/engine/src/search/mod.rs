@@ -136,6 +136,19 @@ pub struct RootMove {
     pub seldepth: usize,
 }
 
+impl RootMove {
+    /// The score to report for the move, and its bound: this iteration's once the move has
+    /// been searched in it, otherwise the last completed iteration's, where a move that is
+    /// reported (the best, or one of several lines) was searched to an exact score.
+    pub fn reported_score(&self) -> (i32, Bound) {
+        if self.score == -INFINITE {
+            (self.previous_score, Bound::Exact)
+        } else {
+            (self.score, self.bound)
+        }
+    }
+}
+
 /// One line of progress, reported after each completed iteration (and MultiPV line).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -564,11 +577,7 @@ impl<'a> Worker<'a> {
 
     fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {
         let rm = &self.root_moves[pv_index];
-        let (score, bound) = if rm.score == -INFINITE {
-            (rm.previous_score, Bound::Exact)
-        } else {
-            (rm.score, rm.bound)
-        };
+        let (score, bound) = rm.reported_score();
         SearchInfo {
             depth,
             seldepth: rm.seldepth.max(1) as u32,
