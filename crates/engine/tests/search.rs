@@ -631,3 +631,35 @@ fn a_paused_search_waits_with_its_time_and_goes_on() {
     assert!(result.best_move.is_some());
     e.wait();
 }
+
+#[test]
+fn a_stopped_multipv_search_shows_the_move_played_first_and_each_move_once() {
+    // Stopped inside an iteration, a search of three lines plays the first line of that
+    // iteration; without the lines sent again at the stop, 7 of these 42 searches played a
+    // move other than the first line shown.
+    let mut resent = 0;
+    for (fen, _) in STOPPED_ON_A_NEW_MOVE {
+        for nodes in [3_000, 7_000, 15_000, 30_000, 60_000, 120_000] {
+            let (result, reports) = search_reporting(&mut engine(1, 3), fen, nodes);
+            let case = format!("{fen} at {nodes} nodes");
+            // What a GUI shows at the end: the last report of each line.
+            let mut shown = std::collections::BTreeMap::new();
+            for info in &reports {
+                shown.insert(info.multipv, info);
+            }
+            let first = shown[&1];
+            assert_eq!(first.pv.first().copied(), result.best_move, "{case}");
+            assert_eq!(
+                (first.score, first.bound),
+                (result.score, result.bound),
+                "{case}"
+            );
+            let moves: std::collections::BTreeSet<_> = shown.values().map(|i| i.pv[0]).collect();
+            assert_eq!(moves.len(), shown.len(), "{case}: a move in two lines");
+            if first.depth > result.depth {
+                resent += 1;
+            }
+        }
+    }
+    assert!(resent > 0);
+}

@@ -70,6 +70,9 @@ impl RedBound {
 /// One line of a search with several (MultiPV): its score and its moves.
 #[derive(Clone, Debug, Serialize)]
 pub struct Line {
+    /// The depth the line was searched to: the report's, or one less for a line a search
+    /// stopped inside a depth had not searched again (see [`Analysis::add_line`]).
+    pub depth: u32,
     /// Score for Red in centi-soldiers (mates capped at ±2000).
     pub score_red: i32,
     /// Moves to mate, positive when Red mates.
@@ -96,6 +99,7 @@ impl Line {
         };
         let (pv, pv_chinese) = line(root, &info.pv);
         Line {
+            depth: info.depth,
             score_red: capped(info.score) * sign,
             mate_red: mate,
             bound_red: RedBound::of(info.bound, root),
@@ -125,10 +129,13 @@ impl Analysis {
         }
     }
 
-    /// Adds the next line of the same depth (`info.multipv` after the first); a line of
+    /// Adds the next line (`info.multipv` after the first) of the same depth, or of the
+    /// depth before: a search stopped inside a depth sends its lines again, the move it plays
+    /// first, and the lines it had not searched again keep the depth before. A line of
     /// another depth, or out of order, is not this report's and is left out.
     pub fn add_line(&mut self, root: &Position, info: &SearchInfo) {
-        if info.depth == self.depth && info.multipv == self.lines.len() + 1 {
+        let depth_fits = info.depth == self.depth || info.depth + 1 == self.depth;
+        if depth_fits && info.multipv == self.lines.len() + 1 {
             self.lines.push(Line::new(root, info));
         }
     }
@@ -196,5 +203,26 @@ mod tests {
         let json = serde_json::to_value(&black_lower).unwrap();
         assert_eq!(json["bound_red"], "at_most");
         assert_eq!(json["lines"][0]["bound_red"], "at_most");
+    }
+
+    #[test]
+    fn a_line_one_depth_shallower_joins_the_report_and_says_its_depth() {
+        let root = Position::startpos();
+        let at = |depth, multipv| SearchInfo {
+            depth,
+            multipv,
+            ..info(47, Bound::Exact)
+        };
+        let mut report = Analysis::new(JobKind::Analysis, &root, &at(9, 1));
+        report.add_line(&root, &at(9, 2));
+        // The lines a stopped search had not searched again keep the depth before.
+        report.add_line(&root, &at(8, 3));
+        report.add_line(&root, &at(7, 4));
+        report.add_line(&root, &at(9, 6));
+        assert_eq!(report.lines.len(), 3);
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["depth"], 9);
+        assert_eq!(json["lines"][1]["depth"], 9);
+        assert_eq!(json["lines"][2]["depth"], 8);
     }
 }

@@ -432,7 +432,7 @@ impl<'a> Worker<'a> {
             }
             if self.stopped {
                 if self.id == 0 {
-                    if let Some(info) = self.interrupted_info(depth) {
+                    for info in self.interrupted_lines(depth) {
                         report(&info);
                     }
                 }
@@ -558,21 +558,35 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The line of the iteration at `depth` the search was stopped in, when its best move or
-    /// score differs from the last completed iteration's: the move played is then not the
-    /// one the last report began with (a later root move proved better before the stop), and
-    /// a GUI should show the line it comes from. Only for a search of one line that plays its
-    /// best move: with several lines, the lines shown stay those of one iteration.
-    fn interrupted_info(&self, depth: u32) -> Option<SearchInfo> {
+    /// The lines to report for the iteration at `depth` the search was stopped in, when the
+    /// best move or its score differs from the last completed iteration's: the move played
+    /// is then not the one the last report began with (a later root move proved better
+    /// before the stop), and a GUI should see where it comes from. With one line, that line.
+    /// With several, every line shown is sent again, so that the first is the move played
+    /// and no move stands in two lines: each at `depth` when this iteration has scored it,
+    /// otherwise with its score of the iteration before (at `depth - 1`); the lines end at a
+    /// move neither has scored. None for a level, which plays from its completed iteration.
+    fn interrupted_lines(&self, depth: u32) -> Vec<SearchInfo> {
         let best = &self.root_moves[0];
-        if self.config.multipv > 1 || !self.config.plays_best || best.score == -INFINITE {
-            return None;
+        if !self.config.plays_best || best.score == -INFINITE {
+            return Vec::new();
         }
         let reported = self.completed_lines.first();
         if reported.is_some_and(|line| line.mv == best.mv && line.score == best.score) {
-            return None;
+            return Vec::new();
         }
-        Some(self.info(depth, 0))
+        let shown = self.config.multipv.min(self.config.reported_lines.max(1));
+        let mut lines = Vec::new();
+        for (pv_index, rm) in self.root_moves.iter().enumerate().take(shown) {
+            if rm.score != -INFINITE {
+                lines.push(self.info(depth, pv_index));
+            } else if rm.previous_score != -INFINITE {
+                lines.push(self.info(depth - 1, pv_index));
+            } else {
+                break;
+            }
+        }
+        lines
     }
 
     fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {

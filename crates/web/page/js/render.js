@@ -200,7 +200,16 @@ function renderAnalysis() {
     score.textContent = scoreText(line);
     const moves = document.createElement('span');
     moves.textContent = line.pv_chinese.join(' ');
-    row.append(score, moves, addLineButton(line.pv));
+    row.append(score, moves);
+    // A search stopped inside a depth leaves the lines it had not searched again one
+    // depth shallower: say so.
+    if (line.depth !== undefined && line.depth !== a.depth) {
+      const depth = document.createElement('span');
+      depth.className = 'pv-depth';
+      depth.textContent = t('depth', line.depth);
+      row.append(depth);
+    }
+    row.append(addLineButton(line.pv));
     return row;
   });
   $('pv-lines').replaceChildren(...more);
