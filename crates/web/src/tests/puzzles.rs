@@ -209,9 +209,7 @@ async fn a_result_that_cannot_be_saved_is_refused_and_the_record_kept() {
     let t = Test::new();
     let one = puzzle_with(&t, "mateIn1").await;
     let solved = json!({"id": one["id"], "solved": true});
-    let (status, first) = t
-        .call("POST", "/api/puzzles/result", Some(solved.clone()))
-        .await;
+    let (status, first) = t.call("POST", "/api/puzzles/result", Some(solved)).await;
     assert_eq!(status, StatusCode::OK, "{first}");
     let file = t.dir.0.join("puzzles.json");
     let on_disk = std::fs::read(&file).unwrap();
@@ -245,9 +243,7 @@ async fn a_result_that_cannot_be_saved_is_refused_and_the_record_kept() {
 
     // Once the disk takes writes again the same result is kept, also across a restart.
     faults::clear(&t.dir.0);
-    let (status, after) = t
-        .call("POST", "/api/puzzles/result", Some(failed.clone()))
-        .await;
+    let (status, after) = t.call("POST", "/api/puzzles/result", Some(failed)).await;
     assert_eq!(status, StatusCode::OK, "{after}");
     assert_eq!(
         (after["attempted"].as_u64(), after["solved"].as_u64()),
