@@ -27,6 +27,7 @@ pub mod lab_progress;
 pub mod lab_requests;
 pub mod lab_view;
 pub mod local;
+pub mod move_names;
 pub mod positions;
 pub mod puzzle_requests;
 pub mod report;

@@ -97,9 +97,12 @@ browser_test! {
             .expect("a move that does not mate");
         page.play(&wrong.to_string()).await?;
         page.until("the failure", "document.body.dataset.phase === 'failed'").await?;
+        let answer = page.text("#puzzle-line").await?;
+        expect("the answer is shown", answer.starts_with("The answer:"), true)?;
+        // In the notation chosen on the game page: Chinese, as nothing else was chosen.
         expect(
-            "the answer is shown",
-            page.text("#puzzle-line").await?.starts_with("The answer:"),
+            "the answer in Chinese notation",
+            answer.chars().any(|c| "车马炮相象仕士帅将兵卒".contains(c)),
             true,
         )?;
         page.until(

@@ -7,6 +7,7 @@
 
 use crate::error::ApiError;
 use crate::game_file::iccs_move;
+use crate::move_names::{line_names, MoveNames};
 use serde::{Deserialize, Serialize};
 use xiangqi::{Color, Move};
 use xiangqi_puzzles::glicko::{self, Rating};
@@ -335,8 +336,12 @@ pub struct MoveView {
     pub reply: Option<String>,
     /// After a wrong move, how the defender escapes (ICCS).
     pub refutation: Vec<String>,
+    /// The same line in each notation, for the page to show.
+    pub refutation_names: Vec<MoveNames>,
     /// The whole solution, once the puzzle is over (solved or failed).
     pub solution: Vec<String>,
+    /// The same line in each notation, from the puzzle's position.
+    pub solution_names: Vec<MoveNames>,
     /// After a right move and its reply, the solver's legal moves (ICCS).
     pub legal: Vec<String>,
 }
@@ -381,28 +386,40 @@ pub fn play(body: &MoveBody) -> Result<MoveView, ApiError> {
     }
     let mut analyst = Analyst::new(JUDGE_HASH_MB);
     let solution = moves_text(&puzzle.solution);
+    let solution_names = line_names(&puzzle.position, &puzzle.solution);
     Ok(match attempt.play(m, &mut analyst) {
         Verdict::Solved => MoveView {
             verdict: "solved",
             reply: None,
             refutation: Vec::new(),
+            refutation_names: Vec::new(),
             solution,
+            solution_names,
             legal: Vec::new(),
         },
         Verdict::Right { reply } => MoveView {
             verdict: "right",
             reply: Some(reply.to_string()),
             refutation: Vec::new(),
+            refutation_names: Vec::new(),
             solution: Vec::new(),
+            solution_names: Vec::new(),
             legal: legal_moves(&attempt.position()),
         },
-        Verdict::Wrong { refutation } => MoveView {
-            verdict: "wrong",
-            reply: None,
-            refutation: moves_text(&refutation),
-            solution,
-            legal: Vec::new(),
-        },
+        Verdict::Wrong { refutation } => {
+            // A wrong move is not kept in the attempt: the escape starts after it.
+            let mut after_wrong = attempt.position();
+            after_wrong.make_move(m);
+            MoveView {
+                verdict: "wrong",
+                reply: None,
+                refutation: moves_text(&refutation),
+                refutation_names: line_names(&after_wrong, &refutation),
+                solution,
+                solution_names,
+                legal: Vec::new(),
+            }
+        }
     })
 }
 
@@ -433,12 +450,16 @@ pub fn hint(body: &AttemptBody) -> Result<HintView, ApiError> {
 pub struct SolutionView {
     /// Both sides' moves, ICCS, the solver's first.
     pub solution: Vec<String>,
+    /// The same line in each notation, for the page to show.
+    pub solution_names: Vec<MoveNames>,
 }
 
 /// The solution of the puzzle `{id}` names.
 pub fn solution(body: &AttemptBody) -> Result<SolutionView, ApiError> {
+    let puzzle = puzzle(&body.id)?;
     Ok(SolutionView {
-        solution: moves_text(&puzzle(&body.id)?.solution),
+        solution: moves_text(&puzzle.solution),
+        solution_names: line_names(&puzzle.position, &puzzle.solution),
     })
 }
 

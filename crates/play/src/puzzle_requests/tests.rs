@@ -1,4 +1,5 @@
 use super::*;
+use xiangqi::{format_move, Notation};
 
 fn first_with(theme: Theme) -> &'static Puzzle {
     shipped::puzzles()
@@ -29,6 +30,24 @@ fn a_solution_played_move_by_move_is_right_then_solved() {
     let last = play(&body(puzzle, &s[..2], &s[2].to_string())).unwrap();
     assert_eq!(last.verdict, "solved");
     assert_eq!(last.solution, moves_text(s));
+    // The page shows the line in the reader's notation: each move named from its position.
+    let iccs: Vec<&str> = last
+        .solution_names
+        .iter()
+        .map(|n| n.iccs.as_str())
+        .collect();
+    assert_eq!(iccs, last.solution);
+    let mut pos = puzzle.position.clone();
+    for (&m, names) in s.iter().zip(&last.solution_names) {
+        assert_eq!(names.chinese, format_move(&pos, m, Notation::Chinese));
+        pos.make_move(m);
+    }
+    let shown = solution(&AttemptBody {
+        id: puzzle.id.clone(),
+        played: Vec::new(),
+    })
+    .unwrap();
+    assert_eq!(shown.solution_names, last.solution_names);
 }
 
 #[test]
@@ -48,6 +67,17 @@ fn a_wrong_move_shows_the_escape_and_the_solution() {
     assert_eq!(view.verdict, "wrong");
     assert!(!view.refutation.is_empty());
     assert_eq!(view.solution, moves_text(&puzzle.solution));
+    // The escape is named from the position after the wrong move, where the defender moves.
+    let mut after = puzzle.position.clone();
+    after.make_move(*wrong);
+    let first = view.refutation_names.first().expect("the escape named");
+    assert_eq!(first.iccs, view.refutation[0]);
+    let escape = crate::game_file::iccs_move(&view.refutation[0]).unwrap();
+    assert_eq!(
+        first.chinese,
+        format_move(&after, escape, Notation::Chinese)
+    );
+    assert_eq!(view.refutation_names.len(), view.refutation.len());
 }
 
 #[test]

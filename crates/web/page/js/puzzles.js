@@ -216,7 +216,7 @@ async function attempt(from, to) {
     state.busy = false;
     finish('failed');
     say(t(state.puzzle.goal.kind === 'draw' ? 'puzzleWrongDraw' : 'puzzleWrong'), 'wrong');
-    $('puzzle-line').textContent = `${t('puzzleRefutation')} ${judged.refutation.join(' ')}`;
+    $('puzzle-line').textContent = `${t('puzzleRefutation')} ${lineText(judged.refutation_names, judged.refutation)}`;
     if (judged.refutation[0]) setTimeout(() => apply(judged.refutation[0]), REPLY_DELAY_MS);
     report(false);
     return;
@@ -225,7 +225,7 @@ async function attempt(from, to) {
     state.busy = false;
     finish('solved');
     say(state.clean ? t('puzzleSolved') : t('puzzleSolvedHelped'), 'solved');
-    $('puzzle-line').textContent = `${t('puzzleSolutionWas')} ${judged.solution.join(' ')}`;
+    $('puzzle-line').textContent = `${t('puzzleSolutionWas')} ${lineText(judged.solution_names, judged.solution)}`;
     report(true);
     return;
   }
@@ -259,12 +259,19 @@ async function hint() {
   }
 }
 
+/** A line of moves as text in the notation chosen on the game page (Chinese unless changed
+ * there); ICCS when the answer names none. */
+function lineText(names, iccs) {
+  const notation = settings.notation();
+  return names?.length ? names.map((m) => m[notation] || m.chinese).join(' ') : iccs.join(' ');
+}
+
 /** Plays the whole solution out from the start; the attempt counts as failed. */
 async function showSolution() {
   if (state.busy) return;
-  let solution;
+  let solution, names;
   try {
-    ({ solution } = await request('POST', '/api/puzzles/solution', { id: state.puzzle.id }));
+    ({ solution, solution_names: names } = await request('POST', '/api/puzzles/solution', { id: state.puzzle.id }));
   } catch (e) {
     failed(e);
     return;
@@ -280,7 +287,7 @@ async function showSolution() {
   }
   state.busy = false;
   buttons();
-  $('puzzle-line').textContent = `${t('puzzleSolutionWas')} ${solution.join(' ')}`;
+  $('puzzle-line').textContent = `${t('puzzleSolutionWas')} ${lineText(names, solution)}`;
   say(t('puzzleShown'));
   report(false);
 }
