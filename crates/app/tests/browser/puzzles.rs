@@ -126,3 +126,58 @@ browser_test! {
         Ok(())
     }
 }
+
+/// The arrow keys that move the puzzles page's cursor from `from` to `to`, on a board turned
+/// for Black when Black solves (the arrows turn with it).
+fn arrows(from: &str, to: &str, red: bool) -> Vec<&'static str> {
+    let (f0, r0) = (from.as_bytes()[0] as i32, from.as_bytes()[1] as i32);
+    let (f1, r1) = (to.as_bytes()[0] as i32, to.as_bytes()[1] as i32);
+    let dir = if red { 1 } else { -1 };
+    let (files, ranks) = ((f1 - f0) * dir, (r1 - r0) * dir);
+    let mut keys = Vec::new();
+    keys.extend(std::iter::repeat_n(
+        if files > 0 { "ArrowRight" } else { "ArrowLeft" },
+        files.unsigned_abs() as usize,
+    ));
+    keys.extend(std::iter::repeat_n(
+        if ranks > 0 { "ArrowUp" } else { "ArrowDown" },
+        ranks.unsigned_abs() as usize,
+    ));
+    keys
+}
+
+async fn press(page: &Page, key: &str) -> Result<()> {
+    page.js(&format!(
+        "document.getElementById('board').dispatchEvent(new KeyboardEvent('keydown', {{ key: '{key}', bubbles: true }}))"
+    ))
+    .await?;
+    Ok(())
+}
+
+browser_test! {
+    /// A mate in one for each side is solved with the keyboard alone: the board takes the
+    /// focus, the arrows move the cursor (turned with the board for Black), Enter picks the
+    /// piece up and puts it down.
+    fn puzzles_are_solved_with_the_keyboard(page, url) {
+        for red in [true, false] {
+            let puzzle = shipped::puzzles()
+                .iter()
+                .find(|p| p.themes.contains(&Theme::MateIn(1)) && (p.solver() == xiangqi::Color::Red) == red)
+                .expect("a mate in one for each side");
+            open(page, url, puzzle).await?;
+            page.js("document.getElementById('board').focus()").await?;
+            page.until("the cursor", "document.querySelector('#board .cursor') !== null").await?;
+            let mv = puzzle.solution[0].to_string();
+            let mut at = if red { "e0" } else { "e9" }.to_string();
+            for target in [&mv[..2], &mv[2..]] {
+                for key in arrows(&at, target, red) {
+                    press(page, key).await?;
+                }
+                press(page, "Enter").await?;
+                at = target.to_string();
+            }
+            page.until("solved by keys", "document.body.dataset.phase === 'solved'").await?;
+        }
+        Ok(())
+    }
+}

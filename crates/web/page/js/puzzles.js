@@ -7,7 +7,7 @@
 import { Board } from './board.js';
 import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
 import { request } from './api.js';
-import { parseFen, isRed } from './fen.js';
+import { parseFen, isRed, squareCoords, squareName } from './fen.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -28,6 +28,8 @@ const state = {
   played: [],
   legal: [],
   selected: null,
+  /** The keyboard's point on the board (shown while the board has the focus). */
+  cursor: null,
   lastMove: null,
   hint: null,
   hintLevel: 0,
@@ -57,7 +59,38 @@ function draw(animate = null) {
     selected: state.selected,
     targets,
     hint: state.hint,
+    cursor: document.activeElement === $('board') ? state.cursor : null,
     animate,
+  });
+}
+
+/** The keyboard, as on the game page: Tab to the board, the arrows move a cursor over it,
+ * Enter or Space picks up a piece and puts it down (as a tap does), Escape drops it. */
+function setupKeyboard() {
+  const box = $('board');
+  box.addEventListener('focus', () => {
+    // The solver's general's file, on the solver's side of the board.
+    if (!state.cursor) state.cursor = state.selected || (solverIsRed() ? 'e0' : 'e9');
+    draw();
+  });
+  box.addEventListener('blur', () => draw());
+  box.addEventListener('keydown', (evt) => {
+    // A board turned for Black turns the arrows with it.
+    const dir = solverIsRed() ? 1 : -1;
+    const steps = { ArrowLeft: [-dir, 0], ArrowRight: [dir, 0], ArrowUp: [0, dir], ArrowDown: [0, -dir] };
+    if (steps[evt.key]) {
+      const { file, rank } = squareCoords(state.cursor || 'e0');
+      const [df, dr] = steps[evt.key];
+      state.cursor = squareName(Math.max(0, Math.min(8, file + df)), Math.max(0, Math.min(9, rank + dr)));
+      evt.preventDefault();
+      draw();
+    } else if (evt.key === 'Enter' || evt.key === ' ') {
+      evt.preventDefault();
+      tap(state.cursor || 'e0');
+    } else if (evt.key === 'Escape') {
+      state.selected = null;
+      draw();
+    }
   });
 }
 
@@ -131,7 +164,7 @@ function setUp(puzzle) {
   state.puzzle = puzzle;
   const { pieces } = parseFen(puzzle.fen);
   Object.assign(state, {
-    pieces, played: [], legal: puzzle.legal, selected: null, lastMove: null, hint: null,
+    pieces, played: [], legal: puzzle.legal, selected: null, cursor: null, lastMove: null, hint: null,
     hintLevel: 0, busy: false, phase: 'solving',
   });
   board.setFlipped(puzzle.solver === 'black');
@@ -352,6 +385,7 @@ async function start() {
     settings.setTheme(dark ? 'dark' : 'light');
   });
   keepOffline();
+  setupKeyboard();
   $('puzzle-hint').addEventListener('click', hint);
   $('puzzle-retry').addEventListener('click', retry);
   $('puzzle-solution').addEventListener('click', showSolution);
