@@ -1,5 +1,6 @@
 //! The puzzles' page: a mate, a material win and a classic composition (a draw to hold)
-//! solved by clicking, a mate in one failed on purpose, and the record kept across a reload.
+//! solved by clicking, a mate in one failed on purpose, and the record kept across a reload;
+//! a mate in one for each side solved with the keyboard; the page on a phone's screen.
 
 use super::{expect, Page};
 use anyhow::Result;
@@ -178,6 +179,42 @@ browser_test! {
             }
             page.until("solved by keys", "document.body.dataset.phase === 'solved'").await?;
         }
+        Ok(())
+    }
+}
+
+browser_test! {
+    /// On a phone's screen (390 × 844) the puzzles page scrolls only downwards, the board
+    /// takes most of the width, every button is a 44-pixel touch target, and a mate in one is
+    /// solved by tapping.
+    fn the_puzzles_page_fits_a_phone(page, url) {
+        page.client.set_window_size(390, 844).await?;
+        let puzzle = first_with(Theme::MateIn(1));
+        open(page, url, puzzle).await?;
+        let layout = page
+            .js(
+                "const width = window.innerWidth;
+                 const board = document.getElementById('board').getBoundingClientRect();
+                 const small = [...document.querySelectorAll('button, select, a.button')]
+                   .filter((b) => b.offsetParent !== null)
+                   .map((b) => [b.id || b.textContent, b.getBoundingClientRect()])
+                   .filter(([, r]) => r.height < 44 || r.left < 0 || r.right > width + 0.5)
+                   .map(([name]) => name);
+                 return {
+                   sideways: document.documentElement.scrollWidth > width,
+                   board_fits: board.left >= 0 && board.right <= width + 0.5,
+                   board_share: Math.round(100 * board.width / width),
+                   small,
+                 };",
+            )
+            .await?;
+        expect("no sideways scrolling", layout["sideways"].clone(), serde_json::json!(false))?;
+        expect("the board within the screen", layout["board_fits"].clone(), serde_json::json!(true))?;
+        let share = layout["board_share"].as_u64().unwrap_or(0);
+        expect("the board's share of the width (at least 85 %)", share >= 85, true)?;
+        expect("buttons too small or off the screen", layout["small"].clone(), serde_json::json!([]))?;
+        page.play(&puzzle.solution[0].to_string()).await?;
+        page.until("solved by taps", "document.body.dataset.phase === 'solved'").await?;
         Ok(())
     }
 }
