@@ -41,7 +41,8 @@ enum Task {
     },
     /// Writes the static site (the page with the engine in the browser) into a folder.
     Site {
-        /// The folder (made if missing; an older site there is replaced).
+        /// The folder (made if missing; an older site there is replaced, its files the new
+        /// site has not removed).
         #[arg(long)]
         out: PathBuf,
     },

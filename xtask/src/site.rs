@@ -34,7 +34,9 @@ const HEAD: &str = "<link rel=\"manifest\" href=\"manifest.webmanifest\">\n\
 <link rel=\"apple-touch-icon\" href=\"icons/apple-touch-icon.png\">\n\
 <meta name=\"theme-color\" content=\"#7a4a1c\">\n";
 
-/// Writes the site into `out` (made if missing; files of an older site there are replaced).
+/// Writes the site into `out` (made if missing; files of an older site there are replaced, and
+/// those the new site no longer has are removed; files the site never wrote, such as a host's
+/// `CNAME` or `_headers`, are left alone).
 pub fn build(out: &Path) -> Result<()> {
     let source = wasm::workspace().join("crates/web/page/site");
     fs::create_dir_all(out).with_context(|| format!("cannot make {}", out.display()))?;
@@ -79,6 +81,9 @@ pub fn build(out: &Path) -> Result<()> {
             icons::png(favicon, size).context("drawing the icons")?,
         ));
     }
+    let older = fs::read_to_string(out.join("sw.js"))
+        .map(|text| listed_files(&text))
+        .unwrap_or_default();
     let worker = fs::read_to_string(source.join("sw.js")).context("cannot read sw.js")?;
     let worker = service_worker(&worker, &files)?;
     files.push(("sw.js".into(), worker.into_bytes()));
@@ -88,6 +93,57 @@ pub fn build(out: &Path) -> Result<()> {
             fs::create_dir_all(parent)?;
         }
         fs::write(&target, bytes).with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    let kept: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+    for stale in older.iter().filter(|path| !kept.contains(&path.as_str())) {
+        remove_stale(out, stale)?;
+    }
+    Ok(())
+}
+
+/// The files a site's service worker lists (its `FILES`), but `./`, the site itself; only
+/// plain relative paths, so that a damaged list names nothing outside the site.
+fn listed_files(service_worker: &str) -> Vec<String> {
+    const START: &str = "const FILES = [";
+    let Some(at) = service_worker.find(START) else {
+        return Vec::new();
+    };
+    let rest = &service_worker[at + START.len()..];
+    let Some(end) = rest.find(']') else {
+        return Vec::new();
+    };
+    rest[..end]
+        .split(',')
+        .filter_map(|item| item.trim().strip_prefix('"')?.strip_suffix('"'))
+        .filter(|path| {
+            *path != "./"
+                && !path.is_empty()
+                && !path.starts_with('/')
+                && !path.contains('\\')
+                && path
+                    .split('/')
+                    .all(|part| !part.is_empty() && part != "." && part != "..")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Removes `path`, a file of an older site in `out` that the new one has not, and the folders
+/// it leaves empty.
+fn remove_stale(out: &Path, path: &str) -> Result<()> {
+    let target = out.join(path);
+    match fs::remove_file(&target) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot remove {}", target.display())),
+    }
+    let mut folder = target.parent();
+    while let Some(dir) = folder.filter(|dir| *dir != out) {
+        // A folder that still holds something stays; that ends the climb.
+        if fs::remove_dir(dir).is_err() {
+            break;
+        }
+        folder = dir.parent();
     }
     Ok(())
 }
@@ -125,4 +181,39 @@ fn service_worker(template: &str, files: &[(String, Vec<u8>)]) -> Result<String>
     Ok(template
         .replace("__VERSION__", &version)
         .replace("__FILES__", &list))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_older_sites_list_is_read_and_nothing_outside_the_site_is_named() {
+        let files = vec![
+            ("assets/js/old.js".to_owned(), Vec::new()),
+            ("xiangqi.wasm".to_owned(), Vec::new()),
+        ];
+        let template = "const VERSION = '__VERSION__';\nconst FILES = __FILES__;\n";
+        let worker = service_worker(template, &files).unwrap();
+        assert_eq!(listed_files(&worker), ["assets/js/old.js", "xiangqi.wasm"]);
+        let damaged =
+            "const FILES = [\n  \"../up.txt\",\n  \"/etc/x\",\n  \"a//b\",\n  \"ok.js\",\n];";
+        assert_eq!(listed_files(damaged), ["ok.js"]);
+        assert!(listed_files("no list here").is_empty());
+    }
+
+    #[test]
+    fn a_stale_file_goes_with_the_folders_it_leaves_empty_and_the_rest_stays() {
+        let out = std::env::temp_dir().join(format!("xtask-site-{}", std::process::id()));
+        fs::create_dir_all(out.join("assets/js/old")).unwrap();
+        fs::write(out.join("assets/js/old/gone.js"), "x").unwrap();
+        fs::write(out.join("assets/js/kept.js"), "x").unwrap();
+        fs::write(out.join("CNAME"), "example.org").unwrap();
+        remove_stale(&out, "assets/js/old/gone.js").unwrap();
+        remove_stale(&out, "assets/js/never-there.js").unwrap();
+        assert!(!out.join("assets/js/old").exists());
+        assert!(out.join("assets/js/kept.js").is_file());
+        assert!(out.join("CNAME").is_file());
+        fs::remove_dir_all(&out).unwrap();
+    }
 }
