@@ -581,7 +581,8 @@ impl<'a> Worker<'a> {
             if rm.score != -INFINITE {
                 lines.push(self.info(depth, pv_index));
             } else if rm.previous_score != -INFINITE {
-                lines.push(self.info(depth - 1, pv_index));
+                // A previous score means a completed iteration before this one: depth ≥ 2.
+                lines.push(self.info(depth.saturating_sub(1), pv_index));
             } else {
                 break;
             }
