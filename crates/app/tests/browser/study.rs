@@ -1,6 +1,7 @@
 //! Studying a game in the browser: a record's variations and comments are shown inline, any
 //! move can be shown, a move on an earlier position makes a variation, and comments, glyphs
-//! and promotions are edited on the page and kept by the server.
+//! and promotions are edited on the page and kept by the server; the analysis panel shows a
+//! stopped search's lines, each with its bound and, where it differs, its depth.
 
 use super::promises::shown_game;
 use super::{expect, Page};
@@ -162,5 +163,45 @@ browser_test! {
             comment.as_str().is_some_and(|c| c.starts_with("Review, depth ")),
             true,
         )
+    }
+}
+
+browser_test! {
+    /// The analysis panel keeps the lines a search stopped inside a depth sends again: the
+    /// first (the move played) at the report's depth, a line not searched again at that depth
+    /// with its own depth beside it, and a bound after ≥ or ≤.
+    fn a_stopped_searchs_shallower_line_says_its_depth(page) {
+        page.until("the game", "document.body.dataset.gameId").await?;
+        let shown = page
+            .js(
+                "return (async () => {
+                   const { app } = await import('./assets/js/state.js');
+                   const { render } = await import('./assets/js/render.js');
+                   document.getElementById('analysis-toggle').checked = true;
+                   const line = (depth, score, bound, iccs, chinese) => ({
+                     depth, score_red: score, mate_red: null, bound_red: bound,
+                     pv: [iccs], pv_chinese: [chinese],
+                   });
+                   const first = line(9, 47, 'at_least', 'h2e2', '炮二平五');
+                   app.game.analysis = {
+                     kind: 'analysis', depth: 9, score_red: 47, mate_red: null,
+                     bound_red: 'at_least', nodes: 3000, nps: 3000, time_ms: 1000,
+                     pv: first.pv, pv_chinese: first.pv_chinese,
+                     lines: [first, line(9, 20, 'exact', 'h0g2', '马二进三'),
+                             line(8, 12, 'exact', 'b2e2', '炮八平五')],
+                   };
+                   render();
+                   return [...document.querySelectorAll('#pv-lines .pv-line')].map((row) =>
+                     [...row.querySelectorAll('.pv-score, .pv-depth')].map((e) => e.textContent));
+                 })()",
+            )
+            .await?;
+        expect(
+            "the further lines: score, and the depth where it is not the report's",
+            shown,
+            json!([["+0.20"], ["+0.12", "depth 8"]]),
+        )?;
+        expect("the first line's bound", page.text("#eval-text").await?, "≥ +0.47".to_string())?;
+        Ok(())
     }
 }
