@@ -13,6 +13,17 @@ export function squareCoords(name) {
   return { file: FILES.indexOf(name[0]), rank: Number(name[1]) };
 }
 
+/** The point a keyboard arrow moves the cursor to, or null for any other key. The arrows turn with a
+ * board turned for Black, and the cursor stays on the 9 × 10 points. */
+export function cursorStep(cursor, key, flipped) {
+  const dir = flipped ? -1 : 1;
+  const steps = { ArrowLeft: [-dir, 0], ArrowRight: [dir, 0], ArrowUp: [0, dir], ArrowDown: [0, -dir] };
+  if (!steps[key]) return null;
+  const { file, rank } = squareCoords(cursor);
+  const [df, dr] = steps[key];
+  return squareName(Math.max(0, Math.min(8, file + df)), Math.max(0, Math.min(9, rank + dr)));
+}
+
 /** Every point, rank 9 first. */
 export function allSquares() {
   const out = [];

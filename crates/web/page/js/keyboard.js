@@ -3,7 +3,7 @@
 
 import { app } from './state.js';
 import { step } from './study.js';
-import { squareCoords, squareName } from './fen.js';
+import { cursorStep } from './fen.js';
 import { tap } from './game.js';
 import { render, browse } from './render.js';
 import { $ } from './dom.js';
@@ -20,12 +20,9 @@ export function setupKeyboard() {
     const tag = evt.target.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
     if (evt.target === boardBox) {
-      const { file, rank } = squareCoords(app.cursor || 'e0');
-      const dir = app.flipped ? -1 : 1;
-      const moves = { ArrowLeft: [-dir, 0], ArrowRight: [dir, 0], ArrowUp: [0, dir], ArrowDown: [0, -dir] };
-      if (moves[evt.key]) {
-        const [df, dr] = moves[evt.key];
-        app.cursor = squareName(Math.max(0, Math.min(8, file + df)), Math.max(0, Math.min(9, rank + dr)));
+      const next = cursorStep(app.cursor || 'e0', evt.key, app.flipped);
+      if (next) {
+        app.cursor = next;
         evt.preventDefault();
         render();
         return;

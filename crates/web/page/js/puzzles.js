@@ -7,7 +7,7 @@
 import { Board } from './board.js';
 import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
 import { request } from './api.js';
-import { parseFen, isRed, squareCoords, squareName } from './fen.js';
+import { parseFen, isRed, cursorStep } from './fen.js';
 import { settings } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
@@ -75,13 +75,10 @@ function setupKeyboard() {
   });
   box.addEventListener('blur', () => draw());
   box.addEventListener('keydown', (evt) => {
-    // A board turned for Black turns the arrows with it.
-    const dir = solverIsRed() ? 1 : -1;
-    const steps = { ArrowLeft: [-dir, 0], ArrowRight: [dir, 0], ArrowUp: [0, dir], ArrowDown: [0, -dir] };
-    if (steps[evt.key]) {
-      const { file, rank } = squareCoords(state.cursor || 'e0');
-      const [df, dr] = steps[evt.key];
-      state.cursor = squareName(Math.max(0, Math.min(8, file + df)), Math.max(0, Math.min(9, rank + dr)));
+    // The board is turned when Black solves.
+    const next = cursorStep(state.cursor || 'e0', evt.key, !solverIsRed());
+    if (next) {
+      state.cursor = next;
       evt.preventDefault();
       draw();
     } else if (evt.key === 'Enter' || evt.key === ' ') {
