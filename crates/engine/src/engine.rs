@@ -625,7 +625,9 @@ fn run(
         // One thread keeps a level's strength the same on every machine.
         threads = 1;
     }
+    let threads = threads.min(helpers::capacity().saturating_add(1));
     let config = SearchConfig {
+        threads,
         multipv: lines,
         reported_lines: options.multipv,
         plays_best: profile.is_none(),
@@ -638,7 +640,6 @@ fn run(
         hand_made: &DEFAULT_EVALUATOR,
         network: network.as_deref(),
     };
-    threads = threads.min(helpers::capacity().saturating_add(1));
     let jobs: Vec<helpers::Job> = (1..threads)
         .map(|id| {
             let helper = Helper {

@@ -31,6 +31,9 @@ pub struct Shared {
     pub nodes: AtomicU64,
     /// Positions found in the endgame tables by all threads (added with the nodes).
     pub tb_hits: AtomicU64,
+    /// Set once the main thread has finished its first iteration: from then on its move is a
+    /// searched one, and the limits may stop the search.
+    pub first_iteration_done: AtomicBool,
     /// While set, every thread waits where it is (the game's clock is paused); the main
     /// thread's time does not run meanwhile. Clearing it lets the search go on with all it
     /// has found.
@@ -46,6 +49,7 @@ impl Shared {
             ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             tb_hits: AtomicU64::new(0),
+            first_iteration_done: AtomicBool::new(false),
             paused: AtomicBool::new(false),
         }
     }
@@ -178,6 +182,8 @@ pub struct SearchInfo {
 /// Options the search reads.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
+    /// Threads searching together (the main one and its helpers).
+    pub threads: usize,
     /// Number of principal variations to search.
     pub multipv: usize,
     /// How many of them to report (a weakened level searches more lines than it shows).
@@ -218,6 +224,10 @@ pub struct Worker<'a> {
     nodes: u64,
     /// Nodes not yet added to the shared counter.
     unflushed: u64,
+    /// How many unflushed nodes bring the next look at the limits: [`POLL_INTERVAL`], or this
+    /// thread's share of the nodes left when a node limit comes sooner, so that one thread
+    /// stops at exactly its limit and several close to it.
+    poll_at: u64,
     /// Table hits not yet added to the shared counter.
     tb_hits: u64,
     seldepth: usize,
@@ -290,6 +300,10 @@ impl PathEvaluation<'_> {
         }
     }
 }
+
+/// Nodes a thread counts between two looks at the stop flag, the clock and the node limit:
+/// rare enough to cost nothing, often enough to stop within a few microseconds.
+const POLL_INTERVAL: u64 = 1024;
 
 /// An easy move (see `Worker::is_easy_move`) is clear of every other move by this much
 /// (centi-soldiers: two soldiers, half a horse).
@@ -382,6 +396,9 @@ impl<'a> Worker<'a> {
                 .collect(),
             nodes: 0,
             unflushed: 0,
+            poll_at: limits.nodes.map_or(POLL_INTERVAL, |limit| {
+                (limit / config.threads.max(1) as u64).clamp(1, POLL_INTERVAL)
+            }),
             tb_hits: 0,
             seldepth: 0,
             stopped: false,
@@ -441,6 +458,11 @@ impl<'a> Worker<'a> {
             // Each line was searched on its own; present them best first.
             self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
+            if self.id == 0 {
+                self.shared
+                    .first_iteration_done
+                    .store(true, Ordering::Relaxed);
+            }
             self.completed_lines.clear();
             self.completed_lines
                 .extend(self.root_moves[..multipv].iter().map(|rm| Candidate {
@@ -653,12 +675,17 @@ impl<'a> Worker<'a> {
         self.keys.push(self.pos.key());
     }
 
-    /// Counts a node and, every 1024 of them, publishes the count and checks the limits.
+    /// Counts a node and, every [`POLL_INTERVAL`] of them (or at a node limit), publishes the
+    /// count and checks the limits.
     #[inline]
     fn count_node(&mut self) {
+        // A stopped search unwinds through re-searches that return at once: they visit no node.
+        if self.stopped {
+            return;
+        }
         self.nodes += 1;
         self.unflushed += 1;
-        if self.unflushed >= 1024 {
+        if self.unflushed >= self.poll_at {
             self.poll();
         }
     }
@@ -684,15 +711,22 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
-        if self.id != 0 {
-            return;
-        }
+        // The limits wait for the main thread's first iteration, so that even the smallest of
+        // them plays a searched move (depth 1 takes a few hundred nodes at most).
+        let searched = self.shared.first_iteration_done.load(Ordering::Relaxed);
+        // Every thread watches the node limit: a thread the system has set aside counts no
+        // nodes meanwhile, so the others stop at the limit without it.
         if let Some(limit) = self.limits.nodes {
-            if total >= limit {
+            if total >= limit && searched {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
                 return;
             }
+            let share = limit.saturating_sub(total) / self.config.threads.max(1) as u64;
+            self.poll_at = share.clamp(1, POLL_INTERVAL);
+        }
+        if self.id != 0 || !searched {
+            return;
         }
         if let Some(time) = &mut self.time {
             if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
