@@ -2,16 +2,16 @@
 //! the engine plays its opening moves from (`xiangqi_engine::Book::builtin`), each move with
 //! its weight and its share of the position's weights.
 
+use crate::move_names::MoveNames;
 use serde::Serialize;
-use xiangqi::{format_move, Notation, Position};
+use xiangqi::Position;
 use xiangqi_engine::Book;
 
 /// One book move.
 #[derive(Serialize)]
 pub struct BookMoveView {
-    iccs: String,
-    chinese: String,
-    wxf: String,
+    #[serde(flatten)]
+    names: MoveNames,
     /// Its weight among the position's book moves.
     weight: u16,
     /// Its share of the position's weights, in percent (how often the engine plays it).
@@ -28,9 +28,7 @@ pub fn book_moves(book: Option<&Book>, pos: &Position) -> Vec<BookMoveView> {
     moves
         .into_iter()
         .map(|m| BookMoveView {
-            iccs: m.mv.to_string(),
-            chinese: format_move(pos, m.mv, Notation::Chinese),
-            wxf: format_move(pos, m.mv, Notation::Wxf),
+            names: MoveNames::of(pos, m.mv),
             weight: m.weight,
             percent: f64::from(m.weight) * 100.0 / f64::from(total.max(1)),
             score: m.score.map(|(score, _)| score),
@@ -51,7 +49,7 @@ mod tests {
         let total: f64 = moves.iter().map(|m| m.percent).sum();
         assert!((total - 100.0).abs() < 1e-9, "{total}");
         assert!(moves.windows(2).all(|w| w[0].weight >= w[1].weight));
-        assert!(moves.iter().any(|m| m.chinese == "炮二平五"));
+        assert!(moves.iter().any(|m| m.names.chinese == "炮二平五"));
         // A position the book does not know, and no book at all: nothing.
         let late = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
         assert!(book_moves(book.as_deref(), &late).is_empty());

@@ -2,8 +2,9 @@
 //! value for the side to move with the distance to mate, and every legal move with the value
 //! it keeps for its side, best first. A page with no server has no tables, and says so.
 
+use crate::move_names::MoveNames;
 use serde::Serialize;
-use xiangqi::{format_move, Notation, Position};
+use xiangqi::Position;
 use xiangqi_engine::Tablebases;
 use xiangqi_tablebase::{Conversion, Material, Value};
 
@@ -44,9 +45,8 @@ pub struct TablebaseView {
 /// One legal move and what it keeps for the side that plays it.
 #[derive(Serialize)]
 pub struct TablebaseMoveView {
-    iccs: String,
-    chinese: String,
-    wxf: String,
+    #[serde(flatten)]
+    names: MoveNames,
     /// `win`, `loss` or `draw` for the mover; `None` when no loaded table holds the position
     /// the move leads to.
     value: Option<&'static str>,
@@ -106,9 +106,7 @@ fn rated_moves(tables: &Tablebases, pos: &Position) -> Vec<TablebaseMoveView> {
         .map(|(m, value)| {
             let (name, plies, moves_to_mate) = describe(value);
             TablebaseMoveView {
-                iccs: m.to_string(),
-                chinese: format_move(pos, m, Notation::Chinese),
-                wxf: format_move(pos, m, Notation::Wxf),
+                names: MoveNames::of(pos, m),
                 value: name,
                 by_rule: value.is_some_and(Value::is_by_rule),
                 plies,

@@ -6,6 +6,7 @@ use crate::entry::{GameEntry, SaveFailure};
 use crate::game::{Human, Notice, WebGame};
 use crate::game_file::{opening, record_names, record_tag, GameOpening};
 use crate::job::JobKind;
+use crate::move_names::MoveNames;
 use crate::report::Analysis;
 use crate::review::Review;
 use serde::Serialize;
@@ -16,9 +17,8 @@ use xiangqi_engine::instant::Instant;
 /// One move of the game as the page lists it.
 #[derive(Serialize)]
 struct MoveView {
-    iccs: String,
-    chinese: String,
-    wxf: String,
+    #[serde(flatten)]
+    names: MoveNames,
     /// The position after the move.
     fen: String,
     capture: bool,
@@ -50,13 +50,10 @@ impl MoveView {
             .map(|line| line_view(pos.clone(), line))
             .collect();
         let capture = pos.piece_at(m.mv.to()).is_some();
-        let chinese = format_move(pos, m.mv, Notation::Chinese);
-        let wxf = format_move(pos, m.mv, Notation::Wxf);
+        let names = MoveNames::of(pos, m.mv);
         pos.make_move(m.mv);
         MoveView {
-            iccs: m.mv.to_string(),
-            chinese,
-            wxf,
+            names,
             fen: pos.to_fen(),
             capture,
             check: pos.in_check(),
