@@ -1,5 +1,6 @@
-//! A move written in each notation the page offers (ICCS, Chinese, WXF), for answers that
-//! show lines of moves as text; the page picks the one its reader chose.
+//! A move written in each notation the page offers (ICCS, Chinese, WXF), for every answer that
+//! names moves (the game's moves, the book's and the tables' moves, the puzzles' lines); the
+//! page picks the one its reader chose.
 
 use serde::Serialize;
 use xiangqi::{format_move, Move, Notation, Position};
