@@ -18,8 +18,8 @@
 //! score holds for good: B5-quiet about 730,000 (depth 36), R5-horse-tour about 430,000,
 //! R5-soldier-chariot about 250,000, R3-diaoyu about 160,000; all others fewer than 65,000.
 //! A problem the engine stops solving must not be hidden by weakening the assertion: move its
-//! id to `ENGINE_MISSES` with the details, where the ignored test `engine_misses` keeps
-//! asserting it.
+//! id to `ENGINE_MISSES` (a game mate's to `GAME_MATE_MISSES`) with the details, where the
+//! ignored test `engine_misses` (`engine_misses_game_mates`) keeps asserting it.
 //!
 //! Run with `--nocapture` to see each proof and each engine search. The mates in 4 and 5 (prover
 //! and engine) are release-speed work: `cargo test --profile ci` runs them, plain debug
