@@ -635,13 +635,20 @@ async fn scenario(page: &Page, server: Process, url: &str, data: &Path, tmp: &Pa
     )
     .await?;
 
-    // A hint is drawn as an arrow.
+    // A hint is drawn as an arrow, and named in the notation chosen (WXF here, `C2.5`).
+    page.select("#notation", "wxf").await?;
     page.click("#hint").await?;
     page.until(
         "the hint arrow",
         "document.querySelector('#board .hint-arrow') !== null",
     )
     .await?;
+    page.until(
+        "the hint named in WXF",
+        "/[A-Z][1-9][.+-][1-9]$/.test(document.querySelector('#notice').textContent)",
+    )
+    .await?;
+    page.select("#notation", "chinese").await?;
 
     // The keyboard: Tab to the board, arrows move the cursor from e0, Enter picks up and puts
     // down (h2e2).

@@ -11,7 +11,7 @@ use crate::report::Analysis;
 use crate::review::Review;
 use serde::Serialize;
 use xiangqi::pgn::RecordMove;
-use xiangqi::{format_move, Color, Notation, Position};
+use xiangqi::{Color, Position};
 use xiangqi_engine::instant::Instant;
 
 /// One move of the game as the page lists it.
@@ -85,10 +85,11 @@ pub struct OutcomeView {
     reason: Option<&'static str>,
 }
 
+/// The computer's suggestion: the move in each notation, and its score for the side to move.
 #[derive(Serialize)]
 struct HintView {
-    iccs: String,
-    chinese: String,
+    #[serde(flatten)]
+    names: MoveNames,
     score: i32,
 }
 
@@ -201,8 +202,7 @@ pub fn view(entry: &GameEntry, now: Instant) -> GameView {
             Vec::new()
         };
     let hint = entry.hint().map(|(m, score)| HintView {
-        iccs: m.to_string(),
-        chinese: format_move(&pos, m, Notation::Chinese),
+        names: MoveNames::of(&pos, m),
         score,
     });
     let names = record_names(game);

@@ -572,6 +572,14 @@ async fn hint_draw_settings_and_leave() {
     assert_eq!(s, StatusCode::OK, "{b}");
     let game = t.wait(&id, "a hint", |g| g["hint"].is_object()).await;
     assert_eq!(game["hint"]["iccs"].as_str().unwrap().len(), 4);
+    // The hint is named in each notation the page offers, as the game's moves are: at the start
+    // a WXF move is a piece letter, a file, one of . + - and a number (`C2.5`).
+    assert_eq!(game["hint"]["chinese"].as_str().unwrap().chars().count(), 4);
+    let wxf: Vec<char> = game["hint"]["wxf"].as_str().unwrap().chars().collect();
+    assert!(
+        wxf.len() == 4 && wxf[0].is_ascii_uppercase() && ".+-".contains(wxf[2]),
+        "{wxf:?}"
+    );
 
     let (s, _) = t.call("POST", &format!("/api/games/{id}/draw"), None).await;
     assert_eq!(s, StatusCode::OK);

@@ -128,8 +128,8 @@ export function setGame(state, fresh = false) {
   if (!state.outcome) app.endShown = null;
   if (state.hint && app.hintShown !== state.hint.iccs + state.version) {
     app.hintShown = state.hint.iccs + state.version;
-    const { chinese } = state.hint;
-    notice(() => t('hintIs', chinese));
+    const hint = state.hint;
+    notice(() => t('hintIs', hint[app.notation] || hint.chinese));
   }
   if (state.save_error) {
     // The computer's move (or an accepted draw) was not saved; it waits for the retry.
