@@ -2,7 +2,7 @@
 // with its share of the book's weights. Clicking one plays it when it is the person's move.
 
 import { api } from './api.js';
-import { app } from './state.js';
+import { app, moveName } from './state.js';
 import { t } from './i18n.js';
 import { $ } from './dom.js';
 
@@ -46,7 +46,7 @@ function draw(live) {
     li.className = playable ? 'book-move playable' : 'book-move';
     const name = document.createElement('span');
     name.className = 'mv';
-    name.textContent = m[app.notation] || m.chinese;
+    name.textContent = moveName(m);
     const bar = document.createElement('span');
     bar.className = 'book-bar';
     bar.style.setProperty('--share', `${m.percent.toFixed(1)}%`);

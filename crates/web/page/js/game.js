@@ -1,7 +1,7 @@
 // The game and the server: the person's moves and actions, and keeping the page in step with
 // the game's state (polling while the engine works).
 
-import { app, isMovable, humanPlays, sideOf, isLive, shownFen, nodeAt } from './state.js';
+import { app, isMovable, humanPlays, sideOf, isLive, shownFen, nodeAt, moveName } from './state.js';
 import { playFromShown } from './study.js';
 import { parseFen } from './fen.js';
 import { api } from './api.js';
@@ -129,7 +129,7 @@ export function setGame(state, fresh = false) {
   if (state.hint && app.hintShown !== state.hint.iccs + state.version) {
     app.hintShown = state.hint.iccs + state.version;
     const hint = state.hint;
-    notice(() => t('hintIs', hint[app.notation] || hint.chinese));
+    notice(() => t('hintIs', moveName(hint)));
   }
   if (state.save_error) {
     // The computer's move (or an accepted draw) was not saved; it waits for the retry.

@@ -1,7 +1,7 @@
 // The move list: the main line in two columns (Red, Black), and between its moves their
 // comments and variations, written inline as the study programs do; every move can be clicked.
 
-import { app, shownPly, moveLabel } from './state.js';
+import { app, shownPly, moveLabel, moveName } from './state.js';
 import { parseFen } from './fen.js';
 import { t, language } from './i18n.js';
 import { markSymbol } from './review.js';
@@ -22,11 +22,6 @@ function renderOpening(game) {
   if (!game.opening) return;
   line.textContent = openingText(game.opening);
   line.title = language() === 'zh' ? game.opening.english : [game.opening.opening, game.opening.variation].filter(Boolean).join(' ');
-}
-
-/** A move's text in the notation chosen. */
-function moveText(m) {
-  return m[app.notation] || m.chinese;
 }
 
 /** The signs of a move's glyphs, one string. */
@@ -59,7 +54,7 @@ function writeLine(box, line, path, firstPly) {
     if (m.before) box.append(span('comment', m.before), ' ');
     const label = moveLabel(ply);
     const number = j === 0 || label.endsWith('.') ? `${label} ` : '';
-    const node = span('vmv', `${number}${moveText(m)}${glyphs(m)}`);
+    const node = span('vmv', `${number}${moveName(m)}${glyphs(m)}`);
     node.dataset.path = here.join(',');
     node.tabIndex = -1;
     node.addEventListener('click', (evt) => {
@@ -127,7 +122,7 @@ function items(game) {
     // A black move after a break (the start, a comment, variations) stands in its column.
     if (!red && broken) li.classList.add('first-black');
     if (red || broken) li.appendChild(span('num', moveLabel(i + 1)));
-    li.appendChild(span('mv', moveText(m)));
+    li.appendChild(span('mv', moveName(m)));
     const sign = glyphs(m);
     if (sign) li.appendChild(span('glyph', sign));
     const mark = review?.plies?.[i]?.mark;

@@ -1,7 +1,7 @@
 // Drawing the page from the state: the board, the status line, the move list, the players,
 // the buttons, the engine's thinking, and the check and end-of-game announcements.
 
-import { app, shownPly, shownFen, shownMove, shownLegal, isLive, pathPly, humanPlays, moveLabel, lastMoveNumber } from './state.js';
+import { app, shownPly, shownFen, shownMove, shownLegal, isLive, pathPly, humanPlays, moveLabel, lastMoveNumber, moveName } from './state.js';
 import { parseFen } from './fen.js';
 import { t, endReason, outcomeTitle } from './i18n.js';
 import { renderReview } from './review.js';
@@ -53,7 +53,7 @@ export function render(animate = null) {
     ply,
     firstSide: parseFen(game.start_fen).turn,
     label: ply > 0 ? moveLabel(ply) : '',
-    move: ply > 0 ? game.moves[ply - 1][app.notation] || game.moves[ply - 1].chinese : '',
+    move: ply > 0 ? moveName(game.moves[ply - 1]) : '',
   }, (p) => browse(p));
   // The review names the opening too.
   $('review-opening').hidden = !game.opening || !game.review;

@@ -96,6 +96,12 @@ export function isMovable(sq) {
   return Boolean(letter) && sideOf(letter) === app.game.turn;
 }
 
+/** A move's name in the notation chosen: `m` carries the server's `MoveNames` fields (`iccs`,
+ * `chinese`, `wxf`). */
+export function moveName(m) {
+  return m[app.notation] || m.chinese;
+}
+
 /** Ply `p`'s number as the move list shows it: `5.` for a move of the side that moved first in
  * its move pair (Red), `5…` for the other. */
 export function moveLabel(p) {

@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { t } from './i18n.js';
-import { app } from './state.js';
+import { moveName } from './state.js';
 
 /** How many of the best moves are listed under the line. */
 const SHOWN_MOVES = 6;
@@ -71,7 +71,7 @@ function movesFor(answer) {
     const item = document.createElement('span');
     item.className = 'tb-move';
     item.dataset.value = move.value || '';
-    item.textContent = `${move[app.notation] || move.chinese} ${moveVerdict(move)}`;
+    item.textContent = `${moveName(move)} ${moveVerdict(move)}`;
     list.append(item);
   }
   return list;
