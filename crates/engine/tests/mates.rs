@@ -467,9 +467,10 @@ const GAME_MATE_NODES: u64 = 2_000_000;
 /// and 674 in the search before the won root's re-searches); generation 4's solves 631, 665
 /// and 675, 638, 674 and 678 with the null move of a decided root, and 637, 675 and 678 with
 /// the re-searches of a lost root; generation 5's solves 642, 672 and 677 (the one left over
-/// is in [`GAME_MATE_MISSES`]) (docs/NNUE.md, "Generation 3" to "Generation 5";
-/// docs/STRENGTH.md).
-const GAME_MATE_FLOORS: &[(u64, usize)] = &[(20_000, 620), (100_000, 665), (500_000, 675)];
+/// needed 2.5 million nodes), and 647, 675 and 678 once a decided root searches a move that
+/// threatens mate unreduced (docs/NNUE.md, "Generation 3" to "Generation 5"; docs/STRENGTH.md,
+/// "A root move that threatens mate").
+const GAME_MATE_FLOORS: &[(u64, usize)] = &[(20_000, 640), (100_000, 670), (500_000, 677)];
 
 #[test]
 fn game_mates_are_well_formed() {
@@ -544,11 +545,7 @@ fn exactly_mate_in(pos: &mut Position, n: u32) -> Result<(), &'static str> {
 
 /// Game mates the engine currently fails within [`GAME_MATE_NODES`]: id and what goes wrong.
 /// The ignored test `engine_misses_game_mates` keeps asserting them.
-const GAME_MATE_MISSES: &[(&str, &str)] = &[(
-    "B6-fd5ab1d0b1",
-    "with generation 5's network the mate holds only after about 2.5 million nodes (`go mate 6`, \
-     depth 20); generation 4's found it within 60,000 (docs/NNUE.md, \"Generation 5\")",
-)];
+const GAME_MATE_MISSES: &[(&str, &str)] = &[];
 
 fn is_known_game_miss(p: &Problem) -> bool {
     GAME_MATE_MISSES.iter().any(|(id, _)| *id == p.id)

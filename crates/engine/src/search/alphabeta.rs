@@ -85,7 +85,12 @@ impl Worker<'_> {
                 score = -self.negamax::<Pv>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let capture = self.line.last().is_some_and(|r| r.undo.captured.is_some());
-                let r = if depth >= 3 && !capture && !gives_check && i > pv_index + 3 {
+                // Once the root is decided, a move that threatens mate is not reduced: the
+                // reduced search's first node stands pat over the threat, and so does its
+                // answer to a spite check (docs/STRENGTH.md, "A root move that threatens mate").
+                let threat = self.root_decided && self.root_moves[i].threatens_mate;
+                let quiet = !capture && !gives_check && !threat;
+                let r = if depth >= 3 && quiet && i > pv_index + 3 {
                     (REDUCTIONS[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
                 } else {
                     0

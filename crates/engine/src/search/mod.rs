@@ -4,6 +4,7 @@
 mod alphabeta;
 mod eval_cache;
 mod repetition;
+mod threats;
 
 use crate::eval::{Evaluator, Material};
 use crate::helpers;
@@ -138,6 +139,9 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Deepest ply reached while searching it.
     pub seldepth: usize,
+    /// A quiet move that threatens mate in one, which a decided root searches unreduced (found
+    /// when the root is first decided; false until then).
+    pub threatens_mate: bool,
 }
 
 impl RootMove {
@@ -242,6 +246,9 @@ pub struct Worker<'a> {
     /// Whether the root's score before this search of it was decided, won or lost by
     /// [`alphabeta::ROOT_DECIDED`] or more: the null move then reduces by depth only.
     root_decided: bool,
+    /// Whether the root moves' `threatens_mate` have been found (once, when the root is first
+    /// decided: a balanced root never asks).
+    root_threats_found: bool,
 }
 
 /// The static evaluation of a worker, with the state it keeps incrementally along the search
@@ -369,6 +376,18 @@ impl<'a> Worker<'a> {
                 PathEvaluation::HandMade(eval.hand_made, material)
             }
         };
+        let root_moves = root
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                bound: Bound::Exact,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+                threatens_mate: false,
+            })
+            .collect();
         Worker {
             id,
             shared,
@@ -383,17 +402,7 @@ impl<'a> Worker<'a> {
             eval_cache: memory.eval_cache,
             pv_table: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            root_moves: root
-                .iter()
-                .map(|&mv| RootMove {
-                    mv,
-                    score: -INFINITE,
-                    bound: Bound::Exact,
-                    previous_score: -INFINITE,
-                    pv: vec![mv],
-                    seldepth: 0,
-                })
-                .collect(),
+            root_moves,
             nodes: 0,
             unflushed: 0,
             poll_at: limits.nodes.map_or(POLL_INTERVAL, |limit| {
@@ -408,6 +417,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             completed_lines: Vec::new(),
             root_decided: false,
+            root_threats_found: false,
         }
     }
 
@@ -536,6 +546,9 @@ impl<'a> Worker<'a> {
     fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let previous = self.root_moves[pv_index].previous_score;
         self.root_decided = depth >= 5 && previous.abs() >= alphabeta::ROOT_DECIDED;
+        if self.root_decided && !self.root_threats_found {
+            self.find_root_threats();
+        }
         let mut delta = 24;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
             (
@@ -578,6 +591,16 @@ impl<'a> Worker<'a> {
                 beta = INFINITE;
             }
         }
+    }
+
+    /// Marks the root moves that threaten mate in one ([`threats::root_threats`]).
+    fn find_root_threats(&mut self) {
+        let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        let threats = threats::root_threats(&mut self.pos, &moves);
+        for (rm, threat) in self.root_moves.iter_mut().zip(threats) {
+            rm.threatens_mate = threat;
+        }
+        self.root_threats_found = true;
     }
 
     /// The lines to report for the iteration at `depth` the search was stopped in, when the
