@@ -56,6 +56,11 @@ struct Problem {
 }
 
 impl Problem {
+    /// Whether a list of misses (id and what goes wrong) names this problem.
+    fn is_listed_in(&self, misses: &[(&str, &str)]) -> bool {
+        misses.iter().any(|(id, _)| *id == self.id)
+    }
+
     fn position(&self) -> Position {
         Position::from_fen(&self.fen)
             .unwrap_or_else(|e| panic!("line {} ({}): {e}", self.line, self.id))
@@ -433,7 +438,7 @@ fn engine_suite(select: impl Fn(&Problem) -> bool) {
 }
 
 fn is_known_miss(p: &Problem) -> bool {
-    ENGINE_MISSES.iter().any(|(id, _)| *id == p.id)
+    p.is_listed_in(ENGINE_MISSES)
 }
 
 #[test]
@@ -548,7 +553,7 @@ fn exactly_mate_in(pos: &mut Position, n: u32) -> Result<(), &'static str> {
 const GAME_MATE_MISSES: &[(&str, &str)] = &[];
 
 fn is_known_game_miss(p: &Problem) -> bool {
-    GAME_MATE_MISSES.iter().any(|(id, _)| *id == p.id)
+    p.is_listed_in(GAME_MATE_MISSES)
 }
 
 /// The engine, fresh and with one thread, told to look for a mate in N (`go mate N`), finds it
