@@ -1005,6 +1005,21 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
         "document.querySelectorAll('#lab-eval-engine tbody tr').length > 5",
     )
     .await?;
+    // The rows and the trees name their moves in the notation chosen on the game page (WXF
+    // here: letters and digits, no Chinese, no ICCS squares).
+    let wxf = "(t) => /^[RHEACKP+-][1-9+-.]/.test(t) && !/[\\u4e00-\\u9fff]/.test(t) \
+               && !/[a-i][0-9][a-i][0-9]/.test(t)";
+    page.js("localStorage.setItem('xiangqi.notation', 'wxf'); return true;")
+        .await?;
+    page.click("#lab-run").await?;
+    page.until(
+        "the lab's lines in WXF",
+        &format!(
+            "({wxf})(document.querySelector(\"#lab-table tbody tr[data-algorithm='minimax'] \
+             .lab-pv\")?.textContent || '')"
+        ),
+    )
+    .await?;
     page.click("#lab-tree-run").await?;
     page.until(
         "both trees",
@@ -1012,6 +1027,16 @@ async fn lab(page: &Page, url: &str) -> Result<()> {
          && document.querySelectorAll('#lab-tree-b > .lab-tree > li').length > 40",
     )
     .await?;
+    page.until(
+        "the trees' moves in WXF",
+        &format!(
+            "[...document.querySelectorAll('#lab-tree-b > .lab-tree > li > .lab-node .lab-move')]\
+             .every((e) => ({wxf})(e.textContent))"
+        ),
+    )
+    .await?;
+    page.js("localStorage.setItem('xiangqi.notation', 'chinese'); return true;")
+        .await?;
     page.click("#lab-tree-b > .lab-tree > li[data-cut] > .lab-node")
         .await?;
     page.until(

@@ -1,9 +1,10 @@
 //! The JSON the laboratory page reads: a report as a table row, a recorded tree with every
-//! move in Chinese notation and ICCS, and both evaluations term by term.
+//! move in each notation, and both evaluations term by term.
 
+use crate::move_names::MoveNames;
 use crate::report::line;
 use serde::Serialize;
-use xiangqi::{format_move, Color, Move, Notation, Position};
+use xiangqi::{Color, Position};
 use xiangqi_engine::lab::{simple, NodeId, Report, Tree};
 use xiangqi_engine::tuning::DEFAULT_EVALUATOR;
 
@@ -23,25 +24,11 @@ pub struct RowView {
     time_us: u64,
     /// For the side to move, centi-soldiers (a mate: 31000 less its plies); `None` if unfinished.
     value: Option<i32>,
-    best: Option<MoveView>,
+    best: Option<MoveNames>,
     pv: Vec<String>,
-    pv_chinese: Vec<String>,
+    pv_names: Vec<MoveNames>,
     /// Why an unfinished search stopped: `node_limit`, `time_limit` or `stopped`.
     stopped_by: Option<&'static str>,
-}
-
-/// A move in both notations.
-#[derive(Clone, Serialize)]
-pub struct MoveView {
-    iccs: String,
-    chinese: String,
-}
-
-fn move_view(pos: &Position, m: Move) -> MoveView {
-    MoveView {
-        iccs: m.to_string(),
-        chinese: format_move(pos, m, Notation::Chinese),
-    }
 }
 
 /// `report` (a search of `root`) as a row.
@@ -49,7 +36,7 @@ pub fn row(root: &Position, report: &Report) -> RowView {
     let counted = report.algorithm.counts_tree();
     let only = |n: u64| counted.then_some(n);
     let stats = report.stats;
-    let (pv, pv_chinese) = report
+    let (pv, pv_names) = report
         .outcome
         .as_ref()
         .map_or_else(Default::default, |o| line(root, &o.pv));
@@ -64,9 +51,9 @@ pub fn row(root: &Position, report: &Report) -> RowView {
         researches: only(stats.researches + stats.aspiration_researches),
         time_us: report.time.as_micros() as u64,
         value: report.value(),
-        best: report.best_move().map(|m| move_view(root, m)),
+        best: report.best_move().map(|m| MoveNames::of(root, m)),
         pv,
-        pv_chinese,
+        pv_names,
         stopped_by: None,
     }
 }
@@ -88,6 +75,8 @@ pub struct NodeView {
     m: String,
     /// The same in Chinese notation.
     c: String,
+    /// The same in WXF notation.
+    f: String,
     /// The window `[α, β]` it was searched with, for its side to move.
     w: [i32; 2],
     /// Its value for its side to move.
@@ -96,8 +85,8 @@ pub struct NodeView {
     x: bool,
     /// Its children, in the order searched.
     k: Vec<NodeView>,
-    /// The moves the cutoff left unsearched: `[iccs, chinese]`.
-    p: Vec<[String; 2]>,
+    /// The moves the cutoff left unsearched: `[iccs, chinese, wxf]`.
+    p: Vec<[String; 3]>,
     /// A NegaScout re-search of the move before it (its scout beat α).
     r: bool,
     /// Answered by the transposition table.
@@ -125,20 +114,23 @@ pub fn tree(root: &Position, report: &Report, tree: &Tree) -> TreeView {
 }
 
 /// Node `id`, whose position `pos` is, reached by `m` from the position before.
-fn node(tree: &Tree, id: NodeId, pos: &mut Position, name: Option<(String, String)>) -> NodeView {
+fn node(tree: &Tree, id: NodeId, pos: &mut Position, name: Option<MoveNames>) -> NodeView {
     let n = tree.node(id);
-    let (m, c) = name.unwrap_or_default();
+    let (m, c, f) = name.map_or_else(Default::default, |n| (n.iccs, n.chinese, n.wxf));
     let pruned = n
         .pruned
         .iter()
-        .map(|&p| [p.to_string(), format_move(pos, p, Notation::Chinese)])
+        .map(|&p| {
+            let names = MoveNames::of(pos, p);
+            [names.iccs, names.chinese, names.wxf]
+        })
         .collect();
     let children = n
         .children
         .iter()
         .map(|&child| {
             let mv = tree.node(child).mv.expect("only the root has no move");
-            let name = (mv.to_string(), format_move(pos, mv, Notation::Chinese));
+            let name = MoveNames::of(pos, mv);
             let undo = pos.make_move(mv);
             let view = node(tree, child, pos, Some(name));
             pos.unmake_move(mv, undo);
@@ -148,6 +140,7 @@ fn node(tree: &Tree, id: NodeId, pos: &mut Position, name: Option<(String, Strin
     NodeView {
         m,
         c,
+        f,
         w: [n.window.0, n.window.1],
         v: n.value,
         x: n.cutoff,

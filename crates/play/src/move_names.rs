@@ -1,6 +1,6 @@
 //! A move written in each notation the page offers (ICCS, Chinese, WXF), for every answer that
-//! names moves (the game's moves and hint, the book's and the tables' moves, the puzzles'
-//! lines); the page picks the one its reader chose.
+//! names moves (the game's moves and hint, the analysis's lines, the book's and the tables'
+//! moves, the laboratory's lines, the puzzles' lines); the page picks the one its reader chose.
 
 use serde::Serialize;
 use xiangqi::{format_move, Move, Notation, Position};

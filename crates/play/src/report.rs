@@ -1,9 +1,10 @@
 //! What the engine's searches tell the page: the latest report of a search (depth, score for
-//! Red, the line in two notations), with mates capped for graphs.
+//! Red, the line in each notation), with mates capped for graphs.
 
 use crate::job::JobKind;
+use crate::move_names::{line_names, MoveNames};
 use serde::Serialize;
-use xiangqi::{format_move, Move, Notation, Position};
+use xiangqi::{Move, Position};
 use xiangqi_engine::score::{printed, Printed};
 use xiangqi_engine::{Bound, SearchInfo};
 
@@ -35,8 +36,8 @@ pub struct Analysis {
     pub time_ms: u64,
     /// Principal variation, ICCS.
     pub pv: Vec<String>,
-    /// Principal variation in Chinese notation.
-    pub pv_chinese: Vec<String>,
+    /// Principal variation, each move in each notation.
+    pub pv_names: Vec<MoveNames>,
     /// Every line searched (MultiPV), best first; the first is the one above.
     pub lines: Vec<Line>,
 }
@@ -81,8 +82,8 @@ pub struct Line {
     pub bound_red: RedBound,
     /// The line, ICCS.
     pub pv: Vec<String>,
-    /// The line in Chinese notation.
-    pub pv_chinese: Vec<String>,
+    /// The line, each move in each notation.
+    pub pv_names: Vec<MoveNames>,
 }
 
 impl Line {
@@ -97,14 +98,14 @@ impl Line {
             Printed::Mate(n) => Some(n * sign),
             Printed::Cp(_) => None,
         };
-        let (pv, pv_chinese) = line(root, &info.pv);
+        let (pv, pv_names) = line(root, &info.pv);
         Line {
             depth: info.depth,
             score_red: capped(info.score) * sign,
             mate_red: mate,
             bound_red: RedBound::of(info.bound, root),
             pv,
-            pv_chinese,
+            pv_names,
         }
     }
 }
@@ -124,7 +125,7 @@ impl Analysis {
             nps: info.nodes * 1000 / ms.max(1),
             time_ms: ms,
             pv: first.pv.clone(),
-            pv_chinese: first.pv_chinese.clone(),
+            pv_names: first.pv_names.clone(),
             lines: vec![first],
         }
     }
@@ -141,20 +142,11 @@ impl Analysis {
     }
 }
 
-/// A line of moves in ICCS and Chinese, stopping at the first move that is not legal.
-pub fn line(root: &Position, moves: &[Move]) -> (Vec<String>, Vec<String>) {
-    let mut pos = root.clone();
-    let mut iccs = Vec::new();
-    let mut chinese = Vec::new();
-    for &m in moves {
-        if !pos.is_legal(m) {
-            break;
-        }
-        iccs.push(m.to_string());
-        chinese.push(format_move(&pos, m, Notation::Chinese));
-        pos.make_move(m);
-    }
-    (iccs, chinese)
+/// A line of moves in ICCS and named in each notation, stopping at the first move that is not
+/// legal.
+pub fn line(root: &Position, moves: &[Move]) -> (Vec<String>, Vec<MoveNames>) {
+    let names = line_names(root, moves);
+    (names.iter().map(|n| n.iccs.clone()).collect(), names)
 }
 
 /// A score with mates replaced by ±[`SCORE_CAP`].

@@ -683,6 +683,35 @@ async fn an_analysis_shows_as_many_lines_as_asked() {
     let firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert_eq!(lines[0]["pv"], game["analysis"]["pv"]);
+    // Each line is named in each notation too, move for move, so the panel follows the one
+    // chosen: from the start position the first move's WXF name is its piece, file and step.
+    for line in lines {
+        let (pv, names) = (
+            line["pv"].as_array().unwrap(),
+            line["pv_names"].as_array().unwrap(),
+        );
+        assert_eq!(names.len(), pv.len(), "{line}");
+        for (iccs, names) in pv.iter().zip(names) {
+            assert_eq!(&names["iccs"], iccs, "{line}");
+            assert!(
+                names["chinese"].as_str().is_some_and(|c| !c.is_empty()),
+                "{line}"
+            );
+        }
+        let first = pv[0].as_str().unwrap();
+        let pos = xiangqi::Position::startpos();
+        let m = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == first)
+            .unwrap();
+        assert_eq!(
+            names[0]["wxf"],
+            xiangqi::format_move(&pos, m, xiangqi::Notation::Wxf),
+            "{line}"
+        );
+    }
     // Back to one line: the analysis starts again with one.
     let (s, b) = t.call("POST", &settings, Some(json!({"lines": 1}))).await;
     assert_eq!(

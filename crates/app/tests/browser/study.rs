@@ -180,13 +180,13 @@ browser_test! {
                    document.getElementById('analysis-toggle').checked = true;
                    const line = (depth, score, bound, iccs, chinese) => ({
                      depth, score_red: score, mate_red: null, bound_red: bound,
-                     pv: [iccs], pv_chinese: [chinese],
+                     pv: [iccs], pv_names: [{ iccs, chinese, wxf: '' }],
                    });
                    const first = line(9, 47, 'at_least', 'h2e2', '炮二平五');
                    app.game.analysis = {
                      kind: 'analysis', depth: 9, score_red: 47, mate_red: null,
                      bound_red: 'at_least', nodes: 3000, nps: 3000, time_ms: 1000,
-                     pv: first.pv, pv_chinese: first.pv_chinese,
+                     pv: first.pv, pv_names: first.pv_names,
                      lines: [first, line(9, 20, 'exact', 'h0g2', '马二进三'),
                              line(8, 12, 'exact', 'b2e2', '炮八平五')],
                    };
@@ -202,6 +202,50 @@ browser_test! {
             json!([["+0.20"], ["+0.12", "depth 8"]]),
         )?;
         expect("the first line's bound", page.text("#eval-text").await?, "≥ +0.47".to_string())?;
+        Ok(())
+    }
+}
+
+browser_test! {
+    /// The analysis panel names its lines in the notation chosen: WXF, then ICCS, where it
+    /// wrote Chinese whatever the reader chose.
+    fn the_analysis_panel_follows_the_notation_chosen(page) {
+        page.until("the game", "document.body.dataset.gameId").await?;
+        let shown = page
+            .js(
+                "return (async () => {
+                   const { app } = await import('./assets/js/state.js');
+                   const { render } = await import('./assets/js/render.js');
+                   document.getElementById('analysis-toggle').checked = true;
+                   const line = (score, names) => ({
+                     depth: 9, score_red: score, mate_red: null, bound_red: 'exact',
+                     pv: names.map((n) => n.iccs), pv_names: names,
+                   });
+                   const first = line(47, [{ iccs: 'h2e2', chinese: '炮二平五', wxf: 'C2.5' },
+                                           { iccs: 'h9g7', chinese: '马8进7', wxf: 'H8+7' }]);
+                   const second = line(20, [{ iccs: 'h0g2', chinese: '马二进三', wxf: 'H2+3' }]);
+                   app.game.analysis = {
+                     kind: 'analysis', depth: 9, score_red: 47, mate_red: null,
+                     bound_red: 'exact', nodes: 3000, nps: 3000, time_ms: 1000,
+                     pv: first.pv, pv_names: first.pv_names, lines: [first, second],
+                   };
+                   const texts = () => [document.getElementById('pv').firstChild.textContent,
+                     document.querySelector('#pv-lines .pv-line span:nth-child(2)').textContent];
+                   const shown = [];
+                   for (const notation of ['wxf', 'iccs', 'chinese']) {
+                     app.notation = notation;
+                     render();
+                     shown.push(texts());
+                   }
+                   return shown;
+                 })()",
+            )
+            .await?;
+        expect(
+            "the lines in WXF, ICCS and Chinese",
+            shown,
+            json!([["C2.5 H8+7", "H2+3"], ["h2e2 h9g7", "h0g2"], ["炮二平五 马8进7", "马二进三"]]),
+        )?;
         Ok(())
     }
 }

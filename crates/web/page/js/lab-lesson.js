@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { START_FEN } from './fen.js';
 import { showValue } from './lab-tree.js';
 import { $ } from './dom.js';
+import { moveNameIn } from './settings.js';
 
 const ROWS = ['alphabeta-mvvlva', 'alphabeta-qs-mvvlva'];
 const DEPTHS = [3, 4];
@@ -37,7 +38,7 @@ function drawLesson(runs) {
     const cells = [name, ...values.map((r) => (r?.finished ? showValue(r.value) : '–'))];
     const [three, four] = values;
     cells.push(three?.finished && four?.finished ? showValue(Math.abs(three.value - four.value)) : '–');
-    cells.push(values.map((r) => r?.pv_chinese?.join(' ') || '').join(' / '));
+    cells.push(values.map((r) => r?.pv_names?.map((m) => moveNameIn(m)).join(' ') || '').join(' / '));
     for (const text of cells) {
       const td = document.createElement('td');
       td.textContent = text;

@@ -6,7 +6,7 @@
 // large tree stays quick.
 
 import { t } from './i18n.js';
-import { showValue } from './lab-tree.js';
+import { showValue, treeMoveName } from './lab-tree.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const BOX_W = 112;
@@ -136,7 +136,7 @@ export class TreePicture {
     g.dataset.node = b.key;
     g.append(svg('rect', { width: BOX_W, height: BOX_H, rx: 5 }));
     // For the side that played the move (the node's own values negated), as in the list.
-    const name = b.ids.length ? node.c : t('labRoot');
+    const name = b.ids.length ? treeMoveName(node) : t('labRoot');
     const marks = `${node.r ? ' ↻' : ''}${node.h ? ' TT' : ''}${closed ? ' ▸' : ''}`;
     g.append(svg('text', { x: 6, y: 16 }, name + marks));
     const value = b.ids.length ? showValue(-node.v) : showValue(node.v);

@@ -42,7 +42,7 @@ export function describeProgress(view) {
 export function partialRun(view, algorithms) {
   const blank = (algorithm, reason) => ({
     algorithm, finished: false, stopped_by: reason, nodes: null, leaves: null, cutoffs: null,
-    first_move_cutoffs: null, table_hits: null, time_us: null, value: null, best: null, pv: [], pv_chinese: [],
+    first_move_cutoffs: null, table_hits: null, time_us: null, value: null, best: null, pv: [], pv_names: [],
   });
   const rows = [...view.rows];
   for (const name of algorithms.slice(rows.length)) {

@@ -8,7 +8,7 @@
 // of every node on it.
 
 import { t } from './i18n.js';
-import { showValue } from './lab-tree.js';
+import { showValue, treeMoveName } from './lab-tree.js';
 
 /** The events of a search of `root` (the server's TreeView root), in the order they happened.
  * `windows`: whether the algorithm narrows a window (alpha-beta, NegaScout) or not (minimax,
@@ -85,19 +85,19 @@ export function describe(e) {
     case 'research':
       return t('labStepResearch', at, showValue(e.alpha), showValue(e.beta));
     case 'scout':
-      return t('labStepScout', e.move.c, showValue(e.value), showValue(e.alpha));
+      return t('labStepScout', treeMoveName(e.move), showValue(e.value), showValue(e.alpha));
     case 'table':
       return t('labStepTable', showValue(e.value));
     case 'leaf':
       return t('labStepLeaf', showValue(e.value));
     case 'back':
-      return t('labStepBack', e.move.c, showValue(e.value));
+      return t('labStepBack', treeMoveName(e.move), showValue(e.value));
     case 'best':
-      return t('labStepBest', e.move.c, showValue(e.best));
+      return t('labStepBest', treeMoveName(e.move), showValue(e.best));
     case 'alpha':
       return t('labStepAlpha', showValue(e.alpha));
     case 'cutoff':
-      return t('labStepCutoff', e.move.c, showValue(e.best), showValue(e.beta), e.pruned.length);
+      return t('labStepCutoff', treeMoveName(e.move), showValue(e.best), showValue(e.beta), e.pruned.length);
     default:
       return t('labStepReturn', showValue(e.value));
   }

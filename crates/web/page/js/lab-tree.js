@@ -3,8 +3,15 @@
 // the side that played it; moves a cutoff left unsearched follow, greyed.
 
 import { t } from './i18n.js';
+import { moveNameIn } from './settings.js';
 
 let infinite = 32000;
+
+/** The name of the move that led to a recorded node (`m` ICCS, `c` Chinese, `f` WXF) in the
+ * notation chosen on the game page. */
+export function treeMoveName(node) {
+  return moveNameIn({ iccs: node.m, chinese: node.c, wxf: node.f });
+}
 
 export function setInfinite(value) {
   infinite = value;
@@ -53,11 +60,11 @@ function fill(list, node, path, ids, onPick) {
   });
   if (node.p.length) {
     const refuter = node.k[node.k.length - 1];
-    for (const [iccs, chinese] of node.p) {
+    for (const [iccs, chinese, wxf] of node.p) {
       const li = el('li', 'lab-pruned');
       li.setAttribute('role', 'treeitem');
-      li.append(el('span', 'lab-move', chinese));
-      li.append(el('span', 'lab-why', t('labPrunedBy', refuter.c, iccs)));
+      li.append(el('span', 'lab-move', moveNameIn({ iccs, chinese, wxf })));
+      li.append(el('span', 'lab-why', t('labPrunedBy', treeMoveName(refuter), iccs)));
       list.append(li);
     }
   }
@@ -76,7 +83,7 @@ function item(node, path, ids, caused, onPick) {
   const toggle = el('span', 'lab-toggle', open ? '▸' : '·');
   // The move's value and window for the side that played it: the node's, negated.
   const window = `(${showValue(-node.w[1])}, ${showValue(-node.w[0])})`;
-  button.append(toggle, el('span', 'lab-move', node.c), el('span', 'lab-window', window),
+  button.append(toggle, el('span', 'lab-move', treeMoveName(node)), el('span', 'lab-window', window),
     el('span', 'lab-value', showValue(-node.v)));
   if (caused) {
     button.classList.add('lab-cut');

@@ -12,7 +12,7 @@ import { Stepper } from './lab-stepper.js';
 import { TreePicture } from './lab-picture.js';
 import { depthSweep, eloChart } from './lab-sweep.js';
 import { watchRun, describeProgress, partialRun } from './lab-progress.js';
-import { settings } from './settings.js';
+import { settings, moveNameIn } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
 import { drawCharts } from './lab-chart.js';
@@ -141,6 +141,13 @@ async function searching(send, show, stopped = () => {}) {
   }
 }
 
+/** A row's best move in the notation chosen on the game page, with its ICCS beside it (the
+ * coordinates the board and the tree's titles use). */
+function bestMoveText(best) {
+  const name = moveNameIn(best);
+  return name === best.iccs ? name : `${name} ${best.iccs}`;
+}
+
 function cell(row, text, cls) {
   const td = document.createElement('td');
   td.textContent = text;
@@ -173,8 +180,8 @@ function drawRun() {
     cell(tr, count(r.table_hits), 'num');
     cell(tr, r.time_us == null ? '–' : `${(r.time_us / 1000).toFixed(1)} ms`, 'num');
     cell(tr, r.finished ? showValue(r.value) : unfinished(r.stopped_by), 'num');
-    cell(tr, r.best ? `${r.best.chinese} ${r.best.iccs}` : '–');
-    cell(tr, r.pv_chinese.join(' '), 'lab-pv');
+    cell(tr, r.best ? bestMoveText(r.best) : '–');
+    cell(tr, r.pv_names.map((m) => moveNameIn(m)).join(' '), 'lab-pv');
     body.append(tr);
   }
   $('lab-minimal').textContent = t('labMinimal', lab.run.depth, BigInt(lab.run.minimal_tree).toLocaleString());

@@ -8,7 +8,7 @@ import { Board } from './board.js';
 import { applyTexts, language, setLanguage, t, reasonText } from './i18n.js';
 import { request } from './api.js';
 import { parseFen, isRed, cursorStep } from './fen.js';
-import { settings } from './settings.js';
+import { settings, moveNameIn } from './settings.js';
 import { $ } from './dom.js';
 import { drawLogos } from './glyphs.js';
 import { keepOffline } from './site.js';
@@ -292,8 +292,7 @@ async function hint() {
 /** A line of moves as text in the notation chosen on the game page (Chinese unless changed
  * there); ICCS when the answer names none. */
 function lineText(names, iccs) {
-  const notation = settings.notation();
-  return names?.length ? names.map((m) => m[notation] || m.chinese).join(' ') : iccs.join(' ');
+  return names?.length ? names.map((m) => moveNameIn(m)).join(' ') : iccs.join(' ');
 }
 
 /** Plays the whole solution out from the start; the attempt counts as failed. */

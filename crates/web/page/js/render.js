@@ -190,7 +190,7 @@ function renderAnalysis() {
   const threads = Number(document.documentElement.dataset.engineThreads || 1);
   $('an-nps').textContent = t('nps', formatCount(a.nps)) + (threads > 1 ? t('onThreads', threads) : '');
   $('an-nodes').textContent = t('nodes', formatCount(a.nodes));
-  $('pv').replaceChildren(a.pv_chinese.join(' '), addLineButton(a.pv));
+  $('pv').replaceChildren(a.pv_names.map(moveName).join(' '), addLineButton(a.pv));
   // Further lines of an analysis (MultiPV), each with its score.
   const more = (a.lines || []).slice(1).map((line) => {
     const row = document.createElement('div');
@@ -199,7 +199,7 @@ function renderAnalysis() {
     score.className = 'pv-score';
     score.textContent = scoreText(line);
     const moves = document.createElement('span');
-    moves.textContent = line.pv_chinese.join(' ');
+    moves.textContent = line.pv_names.map(moveName).join(' ');
     row.append(score, moves);
     // A search stopped inside a depth leaves the lines it had not searched again one
     // depth shallower: say so.

@@ -53,6 +53,13 @@ function write(name, value) {
   }
 }
 
+/** A move's name in `notation` (`iccs`, `chinese` or `wxf`; by default the one chosen on the
+ * game page): `m` carries the server's `MoveNames` fields, and Chinese stands in for a name it
+ * lacks. */
+export function moveNameIn(m, notation = settings.notation()) {
+  return m[notation] || m.chinese;
+}
+
 /** The settings, each with a default for a first visit. */
 export const settings = {
   level: () => {

@@ -1,7 +1,7 @@
 // The page's state: the game as the server last sent it, and what the person is looking at.
 
 import { parseFen, isRed } from './fen.js';
-import { settings } from './settings.js';
+import { settings, moveNameIn } from './settings.js';
 
 /** Everything the page keeps; the modules read and change it. */
 export const app = {
@@ -99,7 +99,7 @@ export function isMovable(sq) {
 /** A move's name in the notation chosen: `m` carries the server's `MoveNames` fields (`iccs`,
  * `chinese`, `wxf`). */
 export function moveName(m) {
-  return m[app.notation] || m.chinese;
+  return moveNameIn(m, app.notation);
 }
 
 /** Ply `p`'s number as the move list shows it: `5.` for a move of the side that moved first in

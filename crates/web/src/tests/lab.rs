@@ -4,8 +4,21 @@ use super::{assert_error, Test};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
+use xiangqi::{format_move, Notation, Position};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// The name of the ICCS move `iccs` of the start position in `notation`.
+fn start_move_in(iccs: &str, notation: Notation) -> String {
+    let pos = Position::startpos();
+    let m = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() == iccs)
+        .unwrap_or_else(|| panic!("{iccs} is not legal at the start"));
+    format_move(&pos, m, notation)
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lab_lists_its_algorithms() {
@@ -43,6 +56,23 @@ async fn lab_runs_the_algorithms_side_by_side() {
         assert_eq!(row["value"], rows[0]["value"], "{row}");
         assert!(row["best"]["chinese"].is_string(), "{row}");
         assert_eq!(row["pv"].as_array().unwrap().len(), 2, "{row}");
+        // The line is named in each notation, so the page can follow the one chosen.
+        let names = row["pv_names"].as_array().unwrap();
+        assert_eq!(names.len(), 2, "{row}");
+        let first = names[0]["iccs"].as_str().unwrap();
+        assert_eq!(first, row["pv"][0], "{row}");
+        assert_eq!(
+            names[0]["wxf"],
+            start_move_in(first, Notation::Wxf),
+            "{row}"
+        );
+        assert_eq!(names[0]["chinese"], start_move_in(first, Notation::Chinese));
+        let best = row["best"]["iccs"].as_str().unwrap();
+        assert_eq!(
+            row["best"]["wxf"],
+            start_move_in(best, Notation::Wxf),
+            "{row}"
+        );
     }
     assert!(rows[3]["leaves"].is_null());
     assert!(rows[1]["nodes"].as_u64() < rows[0]["nodes"].as_u64());
@@ -75,6 +105,38 @@ async fn lab_records_trees_and_takes_the_evaluation_apart() {
         .find(|n| n["x"] == true)
         .expect("a root move refuted by a reply");
     assert!(!cut["p"].as_array().unwrap().is_empty(), "{cut}");
+    // Every move of the tree is named in ICCS, Chinese and WXF.
+    let m = first["m"].as_str().unwrap();
+    assert_eq!(first["c"], start_move_in(m, Notation::Chinese), "{first}");
+    assert_eq!(first["f"], start_move_in(m, Notation::Wxf), "{first}");
+    let pruned = &minimax["root"]["k"][0]["p"];
+    assert!(
+        pruned.as_array().unwrap().is_empty(),
+        "minimax prunes nothing"
+    );
+    let cut_move = cut["m"].as_str().unwrap();
+    let after_cut = {
+        let mut pos = Position::startpos();
+        let m = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == cut_move)
+            .unwrap();
+        pos.make_move(m);
+        pos
+    };
+    for entry in cut["p"].as_array().unwrap() {
+        let [iccs, chinese, wxf] = [0, 1, 2].map(|i| entry[i].as_str().unwrap());
+        let m = after_cut
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == iccs)
+            .unwrap_or_else(|| panic!("{iccs} is not legal after {cut_move}"));
+        assert_eq!(chinese, format_move(&after_cut, m, Notation::Chinese));
+        assert_eq!(wxf, format_move(&after_cut, m, Notation::Wxf));
+    }
 
     let (status, eval) = t
         .call("POST", "/api/lab/eval", Some(json!({ "fen": START })))
