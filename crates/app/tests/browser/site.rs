@@ -589,15 +589,18 @@ async fn play_and_get_answer(page: &Page) -> Result<()> {
 async fn play_offline(page: &Page, port: u16, server: Process, phone: bool) -> Result<()> {
     let base = format!("http://127.0.0.1:{port}");
     page.client.goto(&format!("{base}/?lang=en")).await?;
+    // The page's layout asks for the pointer (coarse on a touch screen), never for the touch
+    // points: Debian's Chromium 148 emulating a phone sometimes reports none
+    // (navigator.maxTouchPoints 0) while its pointer is coarse.
     let screen = page
-        .js("return [window.innerWidth, navigator.maxTouchPoints > 0, matchMedia('(pointer: coarse)').matches];")
+        .js("return [window.innerWidth, matchMedia('(pointer: coarse)').matches];")
         .await?;
     let want = if phone {
-        serde_json::json!([390, true, true])
+        serde_json::json!([390, true])
     } else {
-        serde_json::json!([1280, false, false])
+        serde_json::json!([1280, false])
     };
-    expect("the screen's width and touch", screen, want)?;
+    expect("the screen's width and pointer", screen, want)?;
     page.until(
         "the service worker in charge, the site kept",
         "navigator.serviceWorker.controller !== null && document.body.dataset.gameId",

@@ -100,6 +100,13 @@ async function loadGames(call) {
  * other's moves. The others answer games' requests with a refusal until the tab holding the
  * games closes, and then take them over from storage. */
 let holding = !self.navigator?.locks;
+/** Settles once this worker holds the games, when it had to wait for them. */
+let tookOver = () => {};
+const gamesTaken = new Promise((resolve) => { tookOver = resolve; });
+/** How long a request for the games waits for them before it is refused: a page just left
+ * (a click from the game page to the puzzles page, a reload) holds them until its worker has
+ * ended, a moment after the new page's first requests. */
+const HANDOVER_MS = 3000;
 const gamesHeld = new Promise((resolve) => {
   if (holding) {
     resolve(true);
@@ -118,6 +125,7 @@ const gamesHeld = new Promise((resolve) => {
         const call = await load();
         await loadGames(call);
         holding = true;
+        tookOver();
       });
       return forever();
     });
@@ -299,8 +307,7 @@ async function answerPage({ id, method, path, body }) {
     self.postMessage({ id, status: 500, text: failure(`the engine could not be loaded: ${e.message}`) });
     return;
   }
-  // The puzzle record is kept with the games: the tab that holds them answers for both.
-  if ((path.startsWith('/api/games') || path.startsWith('/api/puzzles')) && !holding) {
+  if (isForGames(path) && !holding) {
     self.postMessage({ id, status: 409, text: otherTab() });
     return;
   }
@@ -327,5 +334,29 @@ async function answerPage({ id, method, path, body }) {
   }
 }
 
-// The page says when it is hidden (it may not come back): the clocks are stored then too.
-self.onmessage = (event) => serially(() => (event.data.checkpoint ? checkpoint() : answerPage(event.data)));
+/** Whether a request needs the games: the puzzle record is kept with them, so the tab that
+ * holds them answers for both. */
+function isForGames(path) {
+  return path.startsWith('/api/games') || path.startsWith('/api/puzzles');
+}
+
+/** Settles when a request for the games may be answered: at once when this worker holds them;
+ * else when it takes them over, or HANDOVER_MS after it found them held (then it refuses). */
+const gamesSettled = gamesHeld.then((held) => held
+  || Promise.race([gamesTaken, new Promise((resolve) => setTimeout(resolve, HANDOVER_MS))]));
+
+/** The requests in the order they came. One that needs the games waits for gamesSettled before
+ * it joins the steps, which go on meanwhile (the takeover among them). The page says when it is
+ * hidden (it may not come back): the clocks are stored at once then, whatever waits. */
+let arrivals = Promise.resolve();
+self.onmessage = (event) => {
+  const message = event.data;
+  if (message.checkpoint) {
+    serially(checkpoint);
+    return;
+  }
+  arrivals = arrivals.then(async () => {
+    if (isForGames(message.path)) await gamesSettled;
+    serially(() => answerPage(message));
+  });
+};
